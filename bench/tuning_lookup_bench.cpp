@@ -1,0 +1,69 @@
+// The cost of one tuning lookup (target: under 50 ns, small next to any launch).
+//   build/bin/ak_bench_tuning --benchmark_repetitions=5 --benchmark_report_aggregates_only
+#include <benchmark/benchmark.h>
+
+#include "ak/algorithms/algorithm_values.hpp"
+#include "ak/runtime/tuning.hpp"
+
+namespace {
+
+void BM_tuning_lookup(benchmark::State& state) {
+  ak::device dev("cpu");
+  for (auto _ : state) {
+    auto t = ak::tuning(ak::reduce_hook{}, dev, ak::dtype::float32);
+    benchmark::DoNotOptimize(t);
+  }
+}
+BENCHMARK(BM_tuning_lookup);
+
+void BM_tuning_lookup_alternating_dtypes(benchmark::State& state) {
+  ak::device dev("cpu");
+  std::size_t i = 0;
+  for (auto _ : state) {
+    auto t = ak::tuning(ak::sort_hook{}, dev, ak::all_dtypes[i++ % ak::dtype_count]);
+    benchmark::DoNotOptimize(t);
+  }
+}
+BENCHMARK(BM_tuning_lookup_alternating_dtypes);
+
+void BM_tuning_lookup_with_call_options(benchmark::State& state) {
+  ak::device dev("cpu");
+  for (auto _ : state) {
+    auto t = ak::tuning(ak::reduce_hook{}, dev, ak::dtype::float32, {.block_size = 512});
+    benchmark::DoNotOptimize(t);
+  }
+}
+BENCHMARK(BM_tuning_lookup_with_call_options);
+
+void BM_tuning_lookup_under_scoped_override(benchmark::State& state) {
+  ak::device dev("cpu");
+  ak::scoped_tuning s(ak::reduce_hook{}, {.cpu_grain = 1024});
+  for (auto _ : state) {
+    auto t = ak::tuning(ak::reduce_hook{}, dev, ak::dtype::float32);
+    benchmark::DoNotOptimize(t);
+  }
+}
+BENCHMARK(BM_tuning_lookup_under_scoped_override);
+
+void BM_resolve_sort_alg(benchmark::State& state) {
+  ak::device dev("cpu");
+  for (auto _ : state) {
+    auto r = ak::resolve(ak::sort_alg{ak::auto_alg{}}, dev, ak::dtype::uint32, {});
+    benchmark::DoNotOptimize(r);
+  }
+}
+BENCHMARK(BM_resolve_sort_alg);
+
+// The uncached path with provenance, as `ak info` uses it: not for hot paths.
+void BM_explain_tuning(benchmark::State& state) {
+  ak::device dev("cpu");
+  for (auto _ : state) {
+    auto e = ak::explain_tuning(ak::reduce_hook{}, dev, ak::dtype::float32);
+    benchmark::DoNotOptimize(e);
+  }
+}
+BENCHMARK(BM_explain_tuning);
+
+}  // namespace
+
+BENCHMARK_MAIN();

@@ -1,0 +1,42 @@
+// Where an array's bytes live. Each backend's devices implement memory_space; the core layer
+// knows only plain host memory. Memory spaces live for the whole process: arrays and views keep
+// plain pointers to them, and two pointers to the same space mean the same memory.
+#pragma once
+
+#include <cstddef>
+#include <string_view>
+
+namespace ak {
+
+class memory_space {
+ public:
+  virtual ~memory_space() = default;
+  // A space is an identity, not a value.
+  memory_space(const memory_space&) = delete;
+  memory_space& operator=(const memory_space&) = delete;
+
+  // Memory for `bytes` bytes aligned to at least `alignment` (a power of two); nullptr when
+  // bytes is 0. Throws when it cannot allocate.
+  virtual void* allocate(std::size_t bytes, std::size_t alignment) const = 0;
+  // Frees what allocate returned, given the same bytes and alignment. nullptr does nothing.
+  virtual void deallocate(void* p, std::size_t bytes, std::size_t alignment) const noexcept = 0;
+  // Blocking copies between this space and host memory: complete when they return.
+  virtual void copy_to_host(void* host_dst, const void* src, std::size_t bytes) const = 0;
+  virtual void copy_from_host(void* dst, const void* host_src, std::size_t bytes) const = 0;
+  // True when host code may dereference pointers into this space (element access, fill).
+  virtual bool host_accessible() const noexcept = 0;
+  // "cpu", "cuda:0", ...: names the device in messages.
+  virtual std::string_view device_name() const noexcept = 0;
+
+ protected:
+  memory_space() = default;
+};
+
+// The smallest alignment host_memory() gives: a cache line, so that blocks of work handed to
+// different threads do not share lines at the start of an array.
+inline constexpr std::size_t host_alignment = 64;
+
+// Plain host memory (operator new with host_alignment or more; copies are memcpy), device "cpu".
+const memory_space& host_memory() noexcept;
+
+}  // namespace ak

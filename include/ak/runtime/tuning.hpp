@@ -1,0 +1,171 @@
+// Tunings are data, looked up at run time (DESIGN.md section 2).
+//
+// ak::tuning(hook, device, dtype) is defined out of line: the values it returns are never
+// constants folded into the caller, so loading a backend, an override file or an autotune cache
+// changes what precompiled code does without rebuilding it. Each field is resolved through the
+// layers below, highest first, and remembers the layer it came from:
+//
+//   call       the call's own options (fields set in the algorithm value or options struct)
+//   scoped     ak::scoped_tuning objects alive on this thread, the newest first
+//   user       AK_TUNING: a JSON file's path, or inline JSON
+//   cache      the device's autotune cache file
+//   backend    the defaults its backend registered for the device class and dtype (class)
+//   generic    the hook's generic default
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ak/core/dtype.hpp"
+#include "ak/runtime/device.hpp"
+#include "ak/runtime/hooks.hpp"
+
+namespace ak {
+
+enum class tuning_source : std::uint8_t { generic, backend, cache, user, scoped, call };
+std::string_view name_of(tuning_source s) noexcept;
+
+// Where one resolved field came from: the layer, and what in it ("AK_TUNING file /x.json, key
+// cpu/reduce/float32/cpu_grain").
+struct field_origin {
+  tuning_source source = tuning_source::generic;
+  std::string detail;
+};
+
+template <tuning_type T>
+struct explained_tuning {
+  T value;
+  std::vector<field_origin> origins;  // one per field, in declaration order
+};
+
+namespace detail {
+// The runtime's id of a hook; throws ak::tuning_error for an unknown hook.
+std::uint32_t hook_id(std::string_view hook_name);
+// Resolves every field into out[0..field_count). `call` (may be null) holds the call's layer.
+// The declared type is checked against the hook's; a mismatch names hook, backend and types.
+void lookup_tuning(std::uint32_t hook, std::string_view type_name, std::uint32_t field_count,
+                   const device& dev, dtype t, const std::int64_t* call, std::int64_t* out);
+void explain_tuning(std::uint32_t hook, std::string_view type_name, std::uint32_t field_count,
+                    const device& dev, dtype t, const std::int64_t* call, std::int64_t* out,
+                    field_origin* origins);
+
+template <tuning_hook Hook>
+std::uint32_t cached_hook_id() {
+  static const std::uint32_t id = hook_id(Hook::name);
+  return id;
+}
+}  // namespace detail
+
+template <tuning_hook Hook>
+typename Hook::type tuning(Hook, const device& dev, dtype t) {
+  using T = typename Hook::type;
+  std::int64_t slots[field_count_v<T>];
+  detail::lookup_tuning(detail::cached_hook_id<Hook>(), T::type_name, field_count_v<T>, dev, t,
+                        nullptr, slots);
+  T out;
+  std::memcpy(&out, slots, sizeof(T));
+  return out;
+}
+
+// The same, with the call's own options as the highest layer: its set fields win.
+template <tuning_hook Hook>
+typename Hook::type tuning(Hook, const device& dev, dtype t, const typename Hook::type& call) {
+  using T = typename Hook::type;
+  std::int64_t call_slots[field_count_v<T>];
+  std::memcpy(call_slots, &call, sizeof(T));
+  std::int64_t slots[field_count_v<T>];
+  detail::lookup_tuning(detail::cached_hook_id<Hook>(), T::type_name, field_count_v<T>, dev, t,
+                        call_slots, slots);
+  T out;
+  std::memcpy(&out, slots, sizeof(T));
+  return out;
+}
+
+// The resolved values with the layer each field came from.
+template <tuning_hook Hook>
+explained_tuning<typename Hook::type> explain_tuning(Hook, const device& dev, dtype t,
+                                                     const typename Hook::type& call = {}) {
+  using T = typename Hook::type;
+  std::int64_t call_slots[field_count_v<T>];
+  std::memcpy(call_slots, &call, sizeof(T));
+  std::int64_t slots[field_count_v<T>];
+  explained_tuning<T> e;
+  e.origins.resize(field_count_v<T>);
+  detail::explain_tuning(detail::cached_hook_id<Hook>(), T::type_name, field_count_v<T>, dev, t,
+                         call_slots, slots, e.origins.data());
+  std::memcpy(&e.value, slots, sizeof(T));
+  return e;
+}
+
+// ---- Schemas: what tools and files see of the hooks -------------------------------------------
+
+struct tuning_field_schema {
+  std::string name;
+  std::string doc;
+  std::int64_t min = 0;  // inclusive range of valid values
+  std::int64_t max = 0;
+  bool power_of_two = false;            // 0 is allowed too where min is 0 (meaning "automatic")
+  std::vector<std::string> enum_names;  // non-empty for enumerations: value i is enum_names[i]
+};
+
+struct tuning_hook_schema {
+  std::string name;
+  std::string type_name;
+  std::vector<tuning_field_schema> fields;
+};
+
+std::vector<tuning_hook_schema> tuning_hooks();
+
+struct tuning_field_value {
+  std::string field;
+  std::int64_t value = 0;
+  std::string text;  // the value as a tuning file writes it (a number, or an enum's name)
+  field_origin origin;
+};
+// Every field of one hook for one device and dtype, with where it came from (for `ak info`).
+std::vector<tuning_field_value> explain_tuning(std::string_view hook, const device& dev, dtype t);
+
+// ---- Overrides ----------------------------------------------------------------------------------
+
+// Where an override applies. device: "*", a backend ("cpu"), a device class ("sm_90") or a
+// device name ("cuda:0"). dtype: "*", a dtype class ("signed", "unsigned", "float", "bool") or a
+// dtype ("float32"). More specific selectors win over less specific ones in the same layer.
+struct tuning_scope {
+  std::string device = "*";
+  std::string dtype = "*";
+};
+
+// A scoped override in code: while it lives, lookups on this thread (where every algorithm
+// resolves its tuning, before touching data) see its set fields. Values are checked on
+// construction (ak::tuning_error naming the field). Destroy in reverse order of creation.
+class scoped_tuning {
+ public:
+  template <tuning_hook Hook>
+  scoped_tuning(Hook, const typename Hook::type& values, tuning_scope where = {}) {
+    using T = typename Hook::type;
+    std::int64_t slots[field_count_v<T>];
+    std::memcpy(slots, &values, sizeof(T));
+    push(detail::cached_hook_id<Hook>(), T::type_name, field_count_v<T>, slots, where);
+  }
+  scoped_tuning(const scoped_tuning&) = delete;
+  scoped_tuning& operator=(const scoped_tuning&) = delete;
+  ~scoped_tuning();
+
+ private:
+  void push(std::uint32_t hook, std::string_view type_name, std::uint32_t field_count,
+            const std::int64_t* values, const tuning_scope& where);
+  std::uint64_t id_ = 0;
+};
+
+// Rereads AK_TUNING and every loaded device's autotune cache file (both are read on first use).
+// Throws ak::tuning_error for a file that is malformed or names an unknown hook, field or dtype.
+void reload_tuning_files();
+
+// The autotune cache file of a device: $AK_TUNING_CACHE_DIR, else $XDG_CACHE_HOME/ak/tuning,
+// else $HOME/.cache/ak/tuning; one JSON file per device model (see docs/tuning.md).
+std::string tuning_cache_path(const device& dev);
+
+}  // namespace ak

@@ -1,0 +1,135 @@
+// The four-step resolution of algorithm values (see algorithm_values.hpp).
+#include <string>
+
+#include "ak/algorithms/algorithm_values.hpp"
+#include "ak/core/error.hpp"
+#include "ak/runtime/tuning.hpp"
+
+namespace ak {
+
+namespace {
+
+template <class... Ts>
+struct overloaded : Ts... {
+  using Ts::operator()...;
+};
+
+std::string on_device(const device& dev) {
+  return "device '" + dev.name() + "' (class " + dev.info().device_class + ")";
+}
+
+// Step 4 for the fields every GPU-style algorithm has.
+void check_group_shape(std::string_view alg, std::int64_t block_size,
+                       std::int64_t sub_group_width, const device& dev) {
+  const device_info& i = dev.info();
+  if (i.kind == device_kind::cpu) return;  // the cpu backend runs native CPU algorithms
+  if (i.max_group_size > 0 && block_size > i.max_group_size)
+    throw capability_error(std::string(alg) + ": block_size " + std::to_string(block_size) +
+                           " exceeds the largest group of " + on_device(dev) + ", " +
+                           std::to_string(i.max_group_size));
+  if (sub_group_width > 0 && sub_group_width > i.sub_group_width)
+    throw capability_error(std::string(alg) + ": sub_group_width " +
+                           std::to_string(sub_group_width) + " exceeds the sub-group width of " +
+                           on_device(dev) + ", " + std::to_string(i.sub_group_width));
+}
+
+bool can_decouple(const device& dev) {
+  return dev.caps().device_scope_fence && dev.caps().forward_progress;
+}
+
+}  // namespace
+
+resolved_scan resolve(const scan_alg& alg, const device& dev, dtype t) {
+  // Step 1: the caller's fields become the call's layer; tuning() checks their ranges.
+  scan_tuning call = std::visit(
+      overloaded{[](const auto_alg&) { return scan_tuning{}; },
+                 [](const reduce_then_scan& a) {
+                   return scan_tuning{.block_size = a.block_size,
+                                      .items_per_thread = a.items_per_thread,
+                                      .algorithm = scan_algorithm::reduce_then_scan,
+                                      .sub_group_width = a.sub_group_width};
+                 },
+                 [](const decoupled_lookback& a) {
+                   return scan_tuning{.block_size = a.block_size,
+                                      .items_per_thread = a.items_per_thread,
+                                      .algorithm = scan_algorithm::decoupled_lookback,
+                                      .sub_group_width = a.sub_group_width};
+                 }},
+      alg);
+  bool explicit_alg = !std::holds_alternative<auto_alg>(alg);
+  // Step 3 (fill) happens in the same lookup.
+  resolved_scan r{scan_algorithm::not_set, tuning(scan_hook{}, dev, t, call)};
+  r.algorithm = r.tuning.algorithm;
+  // Step 2: auto falls back to what runs everywhere when the device cannot decouple.
+  if (!explicit_alg && r.algorithm == scan_algorithm::decoupled_lookback && !can_decouple(dev))
+    r.algorithm = r.tuning.algorithm = scan_algorithm::reduce_then_scan;
+  // Step 4.
+  if (r.algorithm == scan_algorithm::decoupled_lookback && !can_decouple(dev))
+    throw capability_error(
+        "decoupled_lookback needs a device-scope fence and forward progress between groups; " +
+        on_device(dev) + " has " + (dev.caps().device_scope_fence ? "a fence" : "no fence") +
+        " and " + (dev.caps().forward_progress ? "forward progress" : "no forward progress") +
+        ". Use ak::reduce_then_scan or ak::auto_alg");
+  check_group_shape(r.algorithm == scan_algorithm::decoupled_lookback ? "decoupled_lookback"
+                                                                       : "reduce_then_scan",
+                    r.tuning.block_size, r.tuning.sub_group_width, dev);
+  return r;
+}
+
+resolved_sort resolve(const sort_alg& alg, const device& dev, dtype t, const sort_facts& facts) {
+  // Step 1.
+  if (std::holds_alternative<radix_sort>(alg) && facts.custom_order)
+    throw capability_error(
+        "radix_sort cannot honour a custom `lt` or `by`: it orders numeric keys by their bits. "
+        "Use ak::merge_sort, ak::sample_sort or ak::auto_alg");
+  if (std::holds_alternative<sample_sort>(alg) && facts.stable)
+    throw capability_error(
+        "sample_sort is not stable and the call asks for a stable sort; use ak::merge_sort, "
+        "ak::radix_sort or pass .stable = false");
+  sort_tuning call = std::visit(
+      overloaded{[](const auto_alg&) { return sort_tuning{}; },
+                 [](const radix_sort& a) {
+                   return sort_tuning{.algorithm = sort_algorithm::radix,
+                                      .radix_digit_bits = a.radix_digit_bits,
+                                      .block_size = a.block_size,
+                                      .cpu_grain = a.cpu_grain};
+                 },
+                 [](const merge_sort& a) {
+                   return sort_tuning{.algorithm = sort_algorithm::merge,
+                                      .block_size = a.block_size,
+                                      .merge_tile_size = a.merge_tile_size,
+                                      .cpu_grain = a.cpu_grain};
+                 },
+                 [](const sample_sort& a) {
+                   return sort_tuning{.algorithm = sort_algorithm::sample,
+                                      .block_size = a.block_size,
+                                      .sample_oversampling = a.sample_oversampling,
+                                      .cpu_grain = a.cpu_grain};
+                 }},
+      alg);
+  // Step 3.
+  resolved_sort r{sort_algorithm::not_set, tuning(sort_hook{}, dev, t, call)};
+  r.algorithm = r.tuning.algorithm;
+  // Step 2: auto keeps the tuning's choice unless the call's facts rule it out; merge sort
+  // honours every comparator and is stable.
+  if (std::holds_alternative<auto_alg>(alg) &&
+      ((r.algorithm == sort_algorithm::radix && facts.custom_order) ||
+       (r.algorithm == sort_algorithm::sample && facts.stable)))
+    r.algorithm = r.tuning.algorithm = sort_algorithm::merge;
+  // Step 4.
+  const char* name = r.algorithm == sort_algorithm::radix   ? "radix_sort"
+                     : r.algorithm == sort_algorithm::merge ? "merge_sort"
+                                                            : "sample_sort";
+  check_group_shape(name, r.tuning.block_size, 0, dev);
+  const device_info& i = dev.info();
+  if (i.kind != device_kind::cpu && r.algorithm == sort_algorithm::merge &&
+      i.local_memory_bytes > 0 &&
+      r.tuning.merge_tile_size * static_cast<std::int64_t>(size_of(t)) > i.local_memory_bytes)
+    throw capability_error("merge_sort: a tile of " + std::to_string(r.tuning.merge_tile_size) +
+                           " " + std::string(name_of(t)) + " keys needs more than the " +
+                           std::to_string(i.local_memory_bytes) + " bytes of local memory of " +
+                           on_device(dev));
+  return r;
+}
+
+}  // namespace ak

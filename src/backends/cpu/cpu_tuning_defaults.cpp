@@ -1,0 +1,25 @@
+// The cpu backend's tuning defaults: the only place its tuning values live. Nothing includes this
+// file, so changing a value here recompiles this file alone; the runtime reads the values when the
+// backend loads (DESIGN.md section 2).
+#include "ak/plugin/backend_defaults.hpp"
+#include "cpu_backend.hpp"
+
+namespace ak::cpu::detail {
+
+const char* register_tuning_defaults(const ak_host_v1* host) {
+  plugin::tuning_defaults d(host);
+  // CPU tasks want enough work to hide scheduling (~10 us) and to stream whole pages.
+  d.add(reduce_hook{}, "*", "*", {.cpu_tasks = 0, .cpu_grain = 1 << 16});
+  d.add(scan_hook{}, "*", "*", {.cpu_grain = 1 << 16});
+  d.add(map_hook{}, "*", "*", {.cpu_grain = 1 << 15});
+  d.add(search_hook{}, "*", "*", {.cpu_grain = 1 << 12});
+  // Radix sort for numbers, merge sort where a comparison sort is needed; 8-bit digits keep the
+  // per-thread histograms in L1.
+  d.add(sort_hook{}, "*", "*",
+        {.algorithm = sort_algorithm::radix, .radix_digit_bits = 8, .sample_oversampling = 16,
+         .cpu_grain = 1 << 14});
+  d.add(sort_hook{}, "*", "bool", {.algorithm = sort_algorithm::radix, .radix_digit_bits = 1});
+  return d.status();
+}
+
+}  // namespace ak::cpu::detail

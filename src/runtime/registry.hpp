@@ -1,0 +1,110 @@
+// The runtime's internal state shared by its translation units: backends and devices, the hook
+// schemas, and the tuning layers. Not installed; nothing outside src/ includes it.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <shared_mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ak/core/dtype.hpp"
+#include "ak/core/memory.hpp"
+#include "ak/plugin/backend_api.h"
+#include "ak/runtime/device.hpp"
+#include "ak/runtime/tuning.hpp"
+
+namespace ak::detail {
+
+// ---- hooks ------------------------------------------------------------------------------------
+
+struct field_schema {
+  std::string_view name;
+  std::string_view doc;
+  std::int64_t min;
+  std::int64_t max;
+  bool power_of_two;
+  std::vector<std::string_view> enum_names;
+  std::int64_t generic_default;
+};
+
+struct hook_schema {
+  std::string_view name;
+  std::string_view type_name;
+  std::vector<field_schema> fields;
+};
+
+// Every hook the runtime knows, indexed by hook id. Defined in hook_schemas.cpp.
+const std::vector<hook_schema>& hook_schemas();
+const hook_schema* find_hook(std::string_view name) noexcept;
+bool valid_field_value(const field_schema& f, std::int64_t v) noexcept;
+// What a valid value of the field is, for messages: "a power of two in [32, 1024]".
+std::string expected_field_value(const field_schema& f);
+// A value as a tuning file writes it: an enum's name or a number.
+std::string field_value_text(const field_schema& f, std::int64_t v);
+
+// ---- devices and backends ---------------------------------------------------------------------
+
+struct backend_record;
+
+struct device_record final : memory_space {
+  device_info info;
+  std::uint32_t index = 0;  // dense over the process
+  std::int64_t ordinal = 0; // within its backend
+  backend_record* backend = nullptr;
+
+  void* allocate(std::size_t bytes, std::size_t alignment) const override;
+  void deallocate(void* p, std::size_t bytes, std::size_t alignment) const noexcept override;
+  void copy_to_host(void* host_dst, const void* src, std::size_t bytes) const override;
+  void copy_from_host(void* dst, const void* host_src, std::size_t bytes) const override;
+  bool host_accessible() const noexcept override { return info.caps.host_accessible; }
+  std::string_view device_name() const noexcept override { return info.name; }
+};
+
+struct backend_record {
+  std::string name;
+  std::string origin;
+  ak_backend_v1 api{};
+  void* library = nullptr;  // dlopen handle; null for built-in backends
+  std::vector<std::unique_ptr<device_record>> devices;
+};
+
+// Built-in backends hand the runtime their entry point (the same C table a plugin exports) from
+// a static initialiser in libak. The cpu backend is one.
+void register_builtin_backend(std::string_view name, ak_backend_entry_v1_fn entry);
+
+// All devices loaded so far, by index. The records live until the process ends.
+const device_record* device_by_index(std::uint32_t index);
+
+// ---- tuning layers ----------------------------------------------------------------------------
+
+// One entry of a layer: some fields of one hook for the devices and dtypes its selectors match.
+struct tuning_entry {
+  std::uint32_t hook = 0;
+  std::string backend;          // backend defaults only: the backend that registered them
+  std::string device_selector;  // "*", backend, device class or device name
+  std::string dtype_selector;   // "*", dtype class or dtype
+  std::vector<std::int64_t> values;  // one per field; ak::unset where not given
+  field_origin origin;
+};
+
+// Validates a dtype selector; returns an empty string, or what was expected.
+std::string check_dtype_selector(std::string_view s);
+
+// Parsing of override files (tuning_files.cpp). `origin` names the file or text in messages.
+// AK_TUNING: { device selector: { hook: { dtype selector: { field: value } } } }
+std::vector<tuning_entry> parse_user_tuning(std::string_view json_text, const std::string& origin);
+// A device's autotune cache: { hook: { dtype selector: { field: value } } }
+std::vector<tuning_entry> parse_cache_tuning(std::string_view json_text, const std::string& origin,
+                                             const std::string& device_name);
+
+// Called by the backend registry when a backend has loaded (its validated defaults and its new
+// devices): replaces that backend's defaults, reads the devices' cache files, and invalidates
+// every cached lookup.
+void add_backend_tunings(const std::string& backend, std::vector<tuning_entry> defaults,
+                         const std::vector<const device_record*>& new_devices);
+
+}  // namespace ak::detail

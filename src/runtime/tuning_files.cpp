@@ -1,0 +1,144 @@
+// Reading tuning overrides from JSON: AK_TUNING (a file or inline text) and autotune caches.
+// Anything the runtime does not know (hook, field, dtype), a value of the wrong type or out of
+// range, and malformed JSON is an error that names the file and the key: never ignored.
+#include <nlohmann/json.hpp>
+
+#include "ak/core/error.hpp"
+#include "registry.hpp"
+
+namespace ak::detail {
+
+namespace {
+
+using json = nlohmann::json;
+
+std::string key_path(const std::vector<std::string>& keys) {
+  std::string p;
+  for (const auto& k : keys) p += (p.empty() ? "" : "/") + k;
+  return p;
+}
+
+[[noreturn]] void bad_key(const std::string& origin, const std::vector<std::string>& keys,
+                          const std::string& expected, const std::string& got) {
+  throw tuning_error(origin + ": key \"" + key_path(keys) + "\": expected " + expected +
+                     ", got " + got);
+}
+
+std::string describe(const json& v) {
+  std::string s = v.dump();
+  if (s.size() > 60) s = s.substr(0, 57) + "...";
+  return std::string(v.type_name()) + " " + s;
+}
+
+const json& expect_object(const json& v, const std::string& origin,
+                          const std::vector<std::string>& keys, const char* what) {
+  if (!v.is_object()) bad_key(origin, keys, std::string("an object of ") + what, describe(v));
+  return v;
+}
+
+std::int64_t field_value(const field_schema& f, const json& v, const std::string& origin,
+                         const std::vector<std::string>& keys) {
+  std::int64_t value = 0;
+  if (!f.enum_names.empty()) {
+    if (!v.is_string()) bad_key(origin, keys, expected_field_value(f), describe(v));
+    auto name = v.get<std::string>();
+    auto it = std::find(f.enum_names.begin(), f.enum_names.end(), name);
+    if (it == f.enum_names.end()) bad_key(origin, keys, expected_field_value(f), v.dump());
+    return it - f.enum_names.begin();
+  }
+  if (v.is_number_unsigned()) {
+    if (v.get<std::uint64_t>() > static_cast<std::uint64_t>(f.max))
+      bad_key(origin, keys, expected_field_value(f), v.dump());
+    value = static_cast<std::int64_t>(v.get<std::uint64_t>());
+  } else if (v.is_number_integer()) {
+    value = v.get<std::int64_t>();
+  } else {
+    bad_key(origin, keys, expected_field_value(f), describe(v));
+  }
+  if (!valid_field_value(f, value)) bad_key(origin, keys, expected_field_value(f), std::to_string(value));
+  return value;
+}
+
+// { hook: { dtype selector: { field: value } } } below `keys`, appended to `out`.
+void parse_hooks(const json& hooks, const std::string& origin, std::vector<std::string> keys,
+                 const std::string& device_selector, tuning_source source,
+                 std::vector<tuning_entry>& out) {
+  expect_object(hooks, origin, keys, "hooks");
+  for (const auto& [hook_name, dtypes] : hooks.items()) {
+    keys.push_back(hook_name);
+    const hook_schema* hook = find_hook(hook_name);
+    if (!hook) {
+      std::string known;
+      for (const auto& h : hook_schemas()) known += (known.empty() ? "" : ", ") + std::string(h.name);
+      bad_key(origin, keys, "a known hook (" + known + ")", "unknown hook \"" + hook_name + "\"");
+    }
+    expect_object(dtypes, origin, keys, "dtype selectors");
+    for (const auto& [dsel, fields] : dtypes.items()) {
+      keys.push_back(dsel);
+      if (auto why = check_dtype_selector(dsel); !why.empty())
+        bad_key(origin, keys, why, "\"" + dsel + "\"");
+      expect_object(fields, origin, keys, "fields");
+      tuning_entry e;
+      e.hook = static_cast<std::uint32_t>(hook - hook_schemas().data());
+      e.device_selector = device_selector;
+      e.dtype_selector = dsel;
+      e.values.assign(hook->fields.size(), unset);
+      for (const auto& [field_name, value] : fields.items()) {
+        keys.push_back(field_name);
+        auto f = std::find_if(hook->fields.begin(), hook->fields.end(),
+                              [&](const field_schema& s) { return s.name == field_name; });
+        if (f == hook->fields.end()) {
+          std::string known;
+          for (const auto& s : hook->fields) known += (known.empty() ? "" : ", ") + std::string(s.name);
+          bad_key(origin, keys, "a field of hook " + hook_name + " (" + known + ")",
+                  "unknown field \"" + field_name + "\"");
+        }
+        e.values[static_cast<std::size_t>(f - hook->fields.begin())] =
+            field_value(*f, value, origin, keys);
+        keys.pop_back();
+      }
+      e.origin = {source, origin + ", key " + key_path(keys)};
+      out.push_back(std::move(e));
+      keys.pop_back();
+    }
+    keys.pop_back();
+  }
+}
+
+json parse_json(std::string_view text, const std::string& origin) {
+  try {
+    return json::parse(text.begin(), text.end());
+  } catch (const json::parse_error& e) {
+    throw tuning_error(origin + ": malformed JSON: " + e.what());
+  }
+}
+
+}  // namespace
+
+std::string check_dtype_selector(std::string_view s) {
+  if (s == "*" || parse_dtype(s) || parse_dtype_category(s)) return {};
+  return "\"*\", a dtype (bool, int8..int64, uint8..uint64, float32, float64) or a dtype class "
+         "(bool, signed, unsigned, float)";
+}
+
+std::vector<tuning_entry> parse_user_tuning(std::string_view json_text,
+                                            const std::string& origin) {
+  json doc = parse_json(json_text, origin);
+  expect_object(doc, origin, {}, "device selectors (\"*\", a backend, device class or device)");
+  std::vector<tuning_entry> out;
+  for (const auto& [device_selector, hooks] : doc.items()) {
+    if (device_selector.empty()) bad_key(origin, {""}, "a device selector", "an empty key");
+    parse_hooks(hooks, origin, {device_selector}, device_selector, tuning_source::user, out);
+  }
+  return out;
+}
+
+std::vector<tuning_entry> parse_cache_tuning(std::string_view json_text, const std::string& origin,
+                                             const std::string& device_name) {
+  json doc = parse_json(json_text, origin);
+  std::vector<tuning_entry> out;
+  parse_hooks(doc, origin, {}, device_name, tuning_source::cache, out);
+  return out;
+}
+
+}  // namespace ak::detail

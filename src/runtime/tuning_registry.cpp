@@ -1,0 +1,384 @@
+// The tuning registry: resolves a hook's fields for a device and dtype through the layers of
+// DESIGN.md section 2, and caches the result per thread so that a lookup costs a few
+// nanoseconds. Any change to a shared layer bumps `generation`, which invalidates every thread's
+// cache; a change to this thread's scoped overrides bumps this thread's `scoped_generation`.
+#include <algorithm>
+#include <array>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "ak/core/error.hpp"
+#include "registry.hpp"
+
+namespace ak::detail {
+
+namespace {
+
+constexpr std::size_t max_fields = 16;
+
+struct tuning_state {
+  std::shared_mutex mutex;
+  std::atomic<std::uint64_t> generation{1};
+  std::vector<tuning_entry> backend_defaults;
+  std::map<std::uint32_t, std::vector<tuning_entry>> cache;  // by device index
+  std::map<std::uint32_t, std::string> cache_errors;        // by device index
+  std::vector<tuning_entry> user;
+  std::string user_error;  // a bad AK_TUNING fails every lookup: never ignored
+};
+
+std::string read_file(const std::string& path, const std::string& what) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw tuning_error(what + ": cannot open '" + path + "'");
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Reads AK_TUNING into st.user (under the caller's exclusive lock).
+void load_user_overrides(tuning_state& st) {
+  st.user.clear();
+  st.user_error.clear();
+  const char* env = std::getenv("AK_TUNING");
+  if (!env || !*env) return;
+  std::string_view v = env;
+  try {
+    auto first = v.find_first_not_of(" \t\r\n");
+    if (first != std::string_view::npos && v[first] == '{') {
+      st.user = parse_user_tuning(v, "AK_TUNING (inline JSON)");
+    } else {
+      std::string origin = "AK_TUNING file '" + std::string(v) + "'";
+      st.user = parse_user_tuning(read_file(std::string(v), "AK_TUNING"), origin);
+    }
+  } catch (const tuning_error& e) {
+    st.user_error = e.what();
+  }
+}
+
+void load_cache_file(tuning_state& st, const device_record& d) {
+  st.cache.erase(d.index);
+  st.cache_errors.erase(d.index);
+  auto path = tuning_cache_path(device(&d));
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return;
+  try {
+    st.cache[d.index] = parse_cache_tuning(read_file(path, "autotune cache"),
+                                           "autotune cache '" + path + "'", d.info.name);
+  } catch (const tuning_error& e) {
+    st.cache_errors[d.index] = e.what();
+  }
+}
+
+tuning_state& state() {
+  static tuning_state* st = [] {
+    auto* s = new tuning_state;  // lives for the process: lookups may run during static exit
+    load_user_overrides(*s);
+    return s;
+  }();
+  return *st;
+}
+
+// ---- this thread's scoped overrides and cache --------------------------------------------------
+
+std::atomic<std::uint64_t> scoped_counter{0};
+
+struct scoped_entry {
+  std::uint64_t id;
+  tuning_entry entry;
+};
+
+thread_local std::vector<scoped_entry> tl_scoped;
+thread_local std::uint64_t tl_scoped_generation = 0;
+
+struct cached_tuning {
+  std::uint64_t generation = 0;
+  std::uint64_t scoped_generation = 0;
+  const char* type_name = nullptr;  // the caller's type, checked once per slot
+  std::uint32_t field_count = 0;
+  std::array<std::int64_t, max_fields> values{};
+};
+
+thread_local std::vector<std::vector<cached_tuning>> tl_cache;  // [device][hook][dtype]
+
+cached_tuning& cache_slot(std::uint32_t device, std::uint32_t hook, dtype t) {
+  if (device >= tl_cache.size()) tl_cache.resize(device + 1);
+  auto& per_device = tl_cache[device];
+  std::size_t i = hook * dtype_count + index_of(t);
+  if (i >= per_device.size()) per_device.resize(hook_schemas().size() * dtype_count);
+  return per_device[i];
+}
+
+// ---- resolution --------------------------------------------------------------------------------
+
+// How well a selector fits; -1 when it does not match. Higher is more specific.
+int device_score(const std::string& sel, const device_info& d) {
+  if (sel == "*") return 0;
+  if (sel == d.backend) return 1;
+  if (sel == d.device_class) return 2;
+  if (sel == d.name) return 3;
+  return -1;
+}
+
+int dtype_score(const std::string& sel, dtype t) {
+  if (sel == "*") return 0;
+  if (sel == name_of(category_of(t))) return 1;
+  if (sel == name_of(t)) return 2;
+  return -1;
+}
+
+void apply(const tuning_entry& e, std::int64_t* out, field_origin* origins) {
+  for (std::size_t f = 0; f < e.values.size(); ++f) {
+    if (e.values[f] == unset) continue;
+    out[f] = e.values[f];
+    if (origins) origins[f] = e.origin;
+  }
+}
+
+// Applies one layer's matching entries, the less specific first so that the more specific win.
+void apply_layer(const std::vector<tuning_entry>& layer, std::uint32_t hook, const device_info& d,
+                 dtype t, bool backend_layer, std::int64_t* out, field_origin* origins) {
+  std::vector<std::pair<int, const tuning_entry*>> matches;
+  for (const auto& e : layer) {
+    if (e.hook != hook) continue;
+    if (backend_layer && e.backend != d.backend) continue;
+    int ds = device_score(e.device_selector, d), ts = dtype_score(e.dtype_selector, t);
+    if (ds >= 0 && ts >= 0) matches.emplace_back(ds * 3 + ts, &e);
+  }
+  std::stable_sort(matches.begin(), matches.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (auto& [score, e] : matches) apply(*e, out, origins);
+}
+
+void check_declared_type(const hook_schema& h, std::string_view type_name,
+                         std::uint32_t field_count, const device_record& d) {
+  if (h.type_name == type_name && h.fields.size() == field_count) return;
+  throw tuning_error("tuning lookup of hook '" + std::string(h.name) + "' on backend '" +
+                     d.info.backend + "' (device " + d.info.name + ") as type " +
+                     std::string(type_name) + " (" + std::to_string(field_count) +
+                     " fields), but the hook declares " + std::string(h.type_name) + " (" +
+                     std::to_string(h.fields.size()) + " fields)");
+}
+
+void check_call_values(const hook_schema& h, const std::int64_t* call) {
+  for (std::size_t f = 0; f < h.fields.size(); ++f) {
+    if (call[f] == unset || valid_field_value(h.fields[f], call[f])) continue;
+    throw argument_error("ak::tuning", std::string(h.name) + "." + std::string(h.fields[f].name),
+                         expected_field_value(h.fields[f]), std::to_string(call[f]));
+  }
+}
+
+const device_record& record_of(const device& dev) {
+  const device_record* d = device_by_index(dev.index());
+  if (!d) throw backend_error("unknown device index " + std::to_string(dev.index()));
+  return *d;
+}
+
+// Every layer below the call's, into out/origins (origins may be null).
+void resolve_shared_layers(std::uint32_t hook, const device_record& d, dtype t, std::int64_t* out,
+                           field_origin* origins) {
+  const hook_schema& h = hook_schemas()[hook];
+  for (std::size_t f = 0; f < h.fields.size(); ++f) {
+    out[f] = h.fields[f].generic_default;
+    if (origins) origins[f] = {tuning_source::generic, "hook " + std::string(h.name) + " default"};
+  }
+  auto& st = state();
+  std::shared_lock lock(st.mutex);
+  if (!st.user_error.empty()) throw tuning_error(st.user_error);
+  if (auto it = st.cache_errors.find(d.index); it != st.cache_errors.end())
+    throw tuning_error(it->second);
+  apply_layer(st.backend_defaults, hook, d.info, t, true, out, origins);
+  if (auto it = st.cache.find(d.index); it != st.cache.end())
+    apply_layer(it->second, hook, d.info, t, false, out, origins);
+  apply_layer(st.user, hook, d.info, t, false, out, origins);
+  lock.unlock();
+  // Scoped overrides: the newest wins, whatever the specificity of older ones.
+  for (const auto& s : tl_scoped) {
+    const tuning_entry& e = s.entry;
+    if (e.hook == hook && device_score(e.device_selector, d.info) >= 0 &&
+        dtype_score(e.dtype_selector, t) >= 0)
+      apply(e, out, origins);
+  }
+}
+
+void apply_call(std::uint32_t field_count, const std::int64_t* call, std::int64_t* out,
+                field_origin* origins) {
+  for (std::uint32_t f = 0; f < field_count; ++f) {
+    if (call[f] == unset) continue;
+    out[f] = call[f];
+    if (origins) origins[f] = {tuning_source::call, "the call's options"};
+  }
+}
+
+const hook_schema& schema_of(std::uint32_t hook) {
+  const auto& hooks = hook_schemas();
+  if (hook >= hooks.size()) throw tuning_error("unknown hook id " + std::to_string(hook));
+  return hooks[hook];
+}
+
+}  // namespace
+
+std::uint32_t hook_id(std::string_view hook_name) {
+  const hook_schema* h = find_hook(hook_name);
+  if (!h) throw tuning_error("unknown tuning hook '" + std::string(hook_name) + "'");
+  return static_cast<std::uint32_t>(h - hook_schemas().data());
+}
+
+void lookup_tuning(std::uint32_t hook, std::string_view type_name, std::uint32_t field_count,
+                   const device& dev, dtype t, const std::int64_t* call, std::int64_t* out) {
+  std::uint64_t generation = state().generation.load(std::memory_order_acquire);
+  cached_tuning& slot = cache_slot(dev.index(), hook, t);
+  if (slot.generation != generation || slot.scoped_generation != tl_scoped_generation ||
+      slot.type_name != type_name.data() || slot.field_count != field_count) {
+    const hook_schema& h = schema_of(hook);
+    const device_record& d = record_of(dev);
+    check_declared_type(h, type_name, field_count, d);
+    resolve_shared_layers(hook, d, t, slot.values.data(), nullptr);
+    slot.generation = generation;
+    slot.scoped_generation = tl_scoped_generation;
+    slot.type_name = type_name.data();
+    slot.field_count = field_count;
+  }
+  std::copy_n(slot.values.data(), field_count, out);
+  if (call) {
+    check_call_values(hook_schemas()[hook], call);
+    apply_call(field_count, call, out, nullptr);
+  }
+}
+
+void explain_tuning(std::uint32_t hook, std::string_view type_name, std::uint32_t field_count,
+                    const device& dev, dtype t, const std::int64_t* call, std::int64_t* out,
+                    field_origin* origins) {
+  const hook_schema& h = schema_of(hook);
+  const device_record& d = record_of(dev);
+  check_declared_type(h, type_name, field_count, d);
+  resolve_shared_layers(hook, d, t, out, origins);
+  if (call) {
+    check_call_values(h, call);
+    apply_call(field_count, call, out, origins);
+  }
+}
+
+void add_backend_tunings(const std::string& backend, std::vector<tuning_entry> defaults,
+                         const std::vector<const device_record*>& new_devices) {
+  auto& st = state();
+  {
+    std::unique_lock lock(st.mutex);
+    std::erase_if(st.backend_defaults, [&](const tuning_entry& e) { return e.backend == backend; });
+    for (auto& e : defaults) st.backend_defaults.push_back(std::move(e));
+    for (const auto* d : new_devices) load_cache_file(st, *d);
+  }
+  st.generation.fetch_add(1, std::memory_order_acq_rel);
+}
+
+}  // namespace ak::detail
+
+namespace ak {
+
+std::string_view name_of(tuning_source s) noexcept {
+  switch (s) {
+    case tuning_source::generic:
+      return "generic";
+    case tuning_source::backend:
+      return "backend";
+    case tuning_source::cache:
+      return "cache";
+    case tuning_source::user:
+      return "user";
+    case tuning_source::scoped:
+      return "scoped";
+    case tuning_source::call:
+      return "call";
+  }
+  return "?";
+}
+
+std::vector<tuning_field_value> explain_tuning(std::string_view hook, const device& dev, dtype t) {
+  std::uint32_t id = detail::hook_id(hook);
+  const auto& h = detail::hook_schemas()[id];
+  auto n = static_cast<std::uint32_t>(h.fields.size());
+  std::vector<std::int64_t> values(n);
+  std::vector<field_origin> origins(n);
+  detail::explain_tuning(id, h.type_name, n, dev, t, nullptr, values.data(), origins.data());
+  std::vector<tuning_field_value> out;
+  for (std::uint32_t f = 0; f < n; ++f)
+    out.push_back({std::string(h.fields[f].name), values[f],
+                   detail::field_value_text(h.fields[f], values[f]), std::move(origins[f])});
+  return out;
+}
+
+void scoped_tuning::push(std::uint32_t hook, std::string_view type_name, std::uint32_t field_count,
+                         const std::int64_t* values, const tuning_scope& where) {
+  const auto& h = detail::hook_schemas()[hook];
+  if (h.type_name != type_name || h.fields.size() != field_count)
+    throw tuning_error("scoped_tuning for hook '" + std::string(h.name) + "' given type " +
+                       std::string(type_name) + ", but the hook declares " +
+                       std::string(h.type_name));
+  if (where.device.empty())
+    throw argument_error("ak::scoped_tuning", "where.device",
+                         "\"*\", a backend, a device class or a device name", "\"\"");
+  if (auto why = detail::check_dtype_selector(where.dtype); !why.empty())
+    throw argument_error("ak::scoped_tuning", "where.dtype", why, "\"" + where.dtype + "\"");
+  detail::tuning_entry e;
+  e.hook = hook;
+  e.device_selector = where.device;
+  e.dtype_selector = where.dtype;
+  e.values.assign(values, values + field_count);
+  for (std::size_t f = 0; f < field_count; ++f)
+    if (e.values[f] != unset && !detail::valid_field_value(h.fields[f], e.values[f]))
+      throw tuning_error("scoped_tuning for hook '" + std::string(h.name) + "': field " +
+                         std::string(h.fields[f].name) + ": expected " +
+                         detail::expected_field_value(h.fields[f]) + ", got " +
+                         std::to_string(e.values[f]));
+  e.origin = {tuning_source::scoped, "scoped_tuning (device " + where.device + ", dtype " +
+                                         where.dtype + ")"};
+  id_ = ++detail::scoped_counter;
+  detail::tl_scoped.push_back({id_, std::move(e)});
+  detail::tl_scoped_generation = id_;
+}
+
+scoped_tuning::~scoped_tuning() {
+  auto& v = detail::tl_scoped;
+  std::erase_if(v, [this](const detail::scoped_entry& s) { return s.id == id_; });
+  detail::tl_scoped_generation = ++detail::scoped_counter;
+}
+
+void reload_tuning_files() {
+  auto& st = detail::state();
+  // Device records first: the backend registry's lock is always taken before the tuning lock.
+  std::vector<const detail::device_record*> records;
+  for (const auto& d : devices()) records.push_back(detail::device_by_index(d.index()));
+  {
+    std::unique_lock lock(st.mutex);
+    detail::load_user_overrides(st);
+    for (const auto* d : records) detail::load_cache_file(st, *d);
+  }
+  st.generation.fetch_add(1, std::memory_order_acq_rel);
+  std::shared_lock lock(st.mutex);
+  if (!st.user_error.empty()) throw tuning_error(st.user_error);
+  for (const auto& [index, message] : st.cache_errors) throw tuning_error(message);
+}
+
+std::string tuning_cache_path(const device& dev) {
+  namespace fs = std::filesystem;
+  fs::path dir;
+  if (const char* d = std::getenv("AK_TUNING_CACHE_DIR"); d && *d) {
+    dir = d;
+  } else if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) {
+    dir = fs::path(x) / "ak" / "tuning";
+  } else if (const char* h = std::getenv("HOME"); h && *h) {
+    dir = fs::path(h) / ".cache" / "ak" / "tuning";
+  } else {
+    dir = fs::temp_directory_path() / "ak-tuning";
+  }
+  // One file per device model: tunings measured on one card apply to every card of its model.
+  std::string key = dev.backend() + "-" + dev.info().device_class + "-" + dev.info().description;
+  for (char& c : key)
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+          c == '-' || c == '.'))
+      c = '_';
+  return (dir / (key + ".json")).string();
+}
+
+}  // namespace ak

@@ -1,0 +1,156 @@
+// `ak info`: what the runtime sees, and where every effective tuning value comes from.
+#include <iomanip>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "ak/ak.hpp"
+#include "commands.hpp"
+
+namespace ak::tool {
+
+namespace {
+
+using json = nlohmann::json;
+
+json capabilities_json(const capabilities& c) {
+  return {{"device_scope_fence", c.device_scope_fence}, {"forward_progress", c.forward_progress},
+          {"atomics64", c.atomics64},   {"float64", c.float64},
+          {"host_accessible", c.host_accessible}, {"sub_groups", c.sub_groups}};
+}
+
+json device_json(const device& d) {
+  const device_info& i = d.info();
+  json j = {{"name", i.name},
+            {"backend", i.backend},
+            {"device_class", i.device_class},
+            {"description", i.description},
+            {"kind", std::string(name_of(i.kind))},
+            {"compute_units", i.compute_units},
+            {"l1_cache_bytes", i.l1_cache_bytes},
+            {"l2_cache_bytes", i.l2_cache_bytes},
+            {"l3_cache_bytes", i.l3_cache_bytes},
+            {"memory_bytes", i.memory_bytes},
+            {"sub_group_width", i.sub_group_width},
+            {"local_memory_bytes", i.local_memory_bytes},
+            {"max_group_size", i.max_group_size},
+            {"capabilities", capabilities_json(i.caps)},
+            {"tuning_cache", tuning_cache_path(d)}};
+  json tunings = json::object();
+  for (const auto& hook : tuning_hooks()) {
+    json per_dtype = json::object();
+    for (dtype t : all_dtypes) {
+      json fields = json::object();
+      for (const auto& f : explain_tuning(hook.name, d, t)) {
+        json value = f.text == std::to_string(f.value) ? json(f.value) : json(f.text);
+        fields[f.field] = {{"value", value},
+                           {"source", std::string(name_of(f.origin.source))},
+                           {"detail", f.origin.detail}};
+      }
+      per_dtype[std::string(name_of(t))] = std::move(fields);
+    }
+    tunings[hook.name] = std::move(per_dtype);
+  }
+  j["tunings"] = std::move(tunings);
+  return j;
+}
+
+std::string bytes_text(std::int64_t b) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  double v = static_cast<double>(b);
+  int u = 0;
+  while (v >= 1024 && u < 4) v /= 1024, ++u;
+  std::ostringstream s;
+  s << std::setprecision(v < 10 ? 2 : 3) << v << " " << units[u];
+  return s.str();
+}
+
+void print_device(const device& d) {
+  const device_info& i = d.info();
+  std::cout << "device " << i.name << " (" << name_of(i.kind) << ", class " << i.device_class
+            << "): " << i.description << "\n";
+  std::cout << "  compute units " << i.compute_units << ", memory " << bytes_text(i.memory_bytes)
+            << ", caches L1 " << bytes_text(i.l1_cache_bytes) << " L2 "
+            << bytes_text(i.l2_cache_bytes) << " L3 " << bytes_text(i.l3_cache_bytes) << "\n";
+  if (i.kind != device_kind::cpu)
+    std::cout << "  sub-group width " << i.sub_group_width << ", local memory "
+              << bytes_text(i.local_memory_bytes) << ", groups up to " << i.max_group_size
+              << "\n";
+  std::cout << "  capabilities:";
+  const json caps = capabilities_json(i.caps);
+  for (const auto& [k, v] : caps.items())
+    if (v.get<bool>()) std::cout << " " << k;
+  std::cout << "\n  autotune cache: " << tuning_cache_path(d) << "\n";
+  std::cout << "  tunings (value [source]; sources: call > scoped > user > cache > backend > "
+               "generic):\n";
+  for (const auto& hook : tuning_hooks()) {
+    std::cout << "    " << hook.name << " (" << hook.type_name << ")\n";
+    for (dtype t : all_dtypes) {
+      std::cout << "      " << std::left << std::setw(8) << name_of(t) << std::right;
+      for (const auto& f : explain_tuning(hook.name, d, t))
+        std::cout << " " << f.field << "=" << f.text << " [" << name_of(f.origin.source) << "]";
+      std::cout << "\n";
+    }
+  }
+  // Details of every non-generic source once, so the table stays readable.
+  std::vector<std::string> details;
+  for (const auto& hook : tuning_hooks())
+    for (dtype t : all_dtypes)
+      for (const auto& f : explain_tuning(hook.name, d, t))
+        if (f.origin.source != tuning_source::generic &&
+            std::find(details.begin(), details.end(), f.origin.detail) == details.end())
+          details.push_back(f.origin.detail);
+  if (!details.empty()) {
+    std::cout << "  sources in use:\n";
+    for (const auto& s : details) std::cout << "    " << s << "\n";
+  }
+}
+
+}  // namespace
+
+int run_info(const info_options& o) {
+  std::vector<std::string> load_errors;
+  if (o.all)
+    for (const auto& [name, path] : discoverable_backends()) {
+      try {
+        load_backend(name);
+      } catch (const backend_error& e) {
+        load_errors.push_back(e.what());
+      }
+    }
+  std::vector<device> devs = o.device.empty() ? devices() : std::vector<device>{device(o.device)};
+
+  if (o.json) {
+    json j;
+    j["ak_version"] = version_string();
+    j["num_threads"] = cpu::num_threads();
+    j["backends"] = json::array();
+    for (const auto& b : loaded_backends()) {
+      json names = json::array();
+      for (const auto& d : b.devices) names.push_back(d.name());
+      j["backends"].push_back(
+          {{"name", b.name}, {"origin", b.origin}, {"abi_version", b.abi_version}, {"devices", names}});
+    }
+    j["discoverable_backends"] = json::array();
+    for (const auto& [name, path] : discoverable_backends())
+      j["discoverable_backends"].push_back({{"name", name}, {"path", path}});
+    j["load_errors"] = load_errors;
+    j["devices"] = json::array();
+    for (const auto& d : devs) j["devices"].push_back(device_json(d));
+    std::cout << j.dump(2) << "\n";
+    return 0;
+  }
+
+  std::cout << "ak " << version_string() << ", cpu worker threads " << cpu::num_threads() << "\n";
+  std::cout << "backends loaded:\n";
+  for (const auto& b : loaded_backends())
+    std::cout << "  " << b.name << " (" << b.origin << ", ABI " << b.abi_version << ", "
+              << b.devices.size() << " device(s))\n";
+  auto found = discoverable_backends();
+  std::cout << "backend plugins found:" << (found.empty() ? " none" : "") << "\n";
+  for (const auto& [name, path] : found) std::cout << "  " << name << ": " << path << "\n";
+  for (const auto& e : load_errors) std::cout << "  not loaded: " << e << "\n";
+  for (const auto& d : devs) print_device(d);
+  return 0;
+}
+
+}  // namespace ak::tool

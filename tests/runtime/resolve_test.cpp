@@ -1,0 +1,57 @@
+// The four-step resolution of algorithm values on the cpu device (see plugin_test.cpp for
+// GPU-like devices).
+#include <gtest/gtest.h>
+
+#include "ak/algorithms/algorithm_values.hpp"
+#include "ak/core/error.hpp"
+#include "ak/runtime/tuning.hpp"
+
+namespace {
+
+ak::device cpu() { return ak::device("cpu"); }
+
+TEST(Resolve, SortAutoTakesTheTuningsChoice) {
+  auto r = ak::resolve(ak::auto_alg{}, cpu(), ak::dtype::uint32, {});
+  EXPECT_EQ(r.algorithm, ak::sort_algorithm::radix);
+  EXPECT_EQ(r.tuning.radix_digit_bits, 8);
+  EXPECT_EQ(ak::resolve(ak::auto_alg{}, cpu(), ak::dtype::bool_, {}).tuning.radix_digit_bits, 1);
+}
+
+TEST(Resolve, SortAutoNeverPicksWhatCannotHonourTheOptions) {
+  auto r = ak::resolve(ak::auto_alg{}, cpu(), ak::dtype::float32, {.custom_order = true});
+  EXPECT_EQ(r.algorithm, ak::sort_algorithm::merge);
+  ak::scoped_tuning s(ak::sort_hook{}, {.algorithm = ak::sort_algorithm::sample});
+  EXPECT_EQ(ak::resolve(ak::auto_alg{}, cpu(), ak::dtype::float32, {}).algorithm,
+            ak::sort_algorithm::merge);
+  EXPECT_EQ(ak::resolve(ak::auto_alg{}, cpu(), ak::dtype::float32, {.stable = false}).algorithm,
+            ak::sort_algorithm::sample);
+}
+
+TEST(Resolve, ExplicitSortIsHonouredOrRejected) {
+  EXPECT_EQ(ak::resolve(ak::merge_sort{}, cpu(), ak::dtype::int64, {}).algorithm,
+            ak::sort_algorithm::merge);
+  try {
+    (void)ak::resolve(ak::radix_sort{}, cpu(), ak::dtype::int64, {.custom_order = true});
+    FAIL();
+  } catch (const ak::capability_error& e) {
+    EXPECT_NE(std::string(e.what()).find("radix_sort cannot honour"), std::string::npos);
+  }
+  EXPECT_THROW((void)ak::resolve(ak::sample_sort{}, cpu(), ak::dtype::int64, {}),
+               ak::capability_error);
+  auto r = ak::resolve(ak::radix_sort{.radix_digit_bits = 11}, cpu(), ak::dtype::uint64, {});
+  EXPECT_EQ(r.tuning.radix_digit_bits, 11);
+  EXPECT_THROW(
+      (void)ak::resolve(ak::radix_sort{.radix_digit_bits = 17}, cpu(), ak::dtype::uint64, {}),
+      ak::argument_error);
+}
+
+TEST(Resolve, ScanOnCpu) {
+  auto r = ak::resolve(ak::auto_alg{}, cpu(), ak::dtype::int64);
+  EXPECT_EQ(r.algorithm, ak::scan_algorithm::reduce_then_scan);
+  EXPECT_EQ(ak::resolve(ak::decoupled_lookback{}, cpu(), ak::dtype::int64).algorithm,
+            ak::scan_algorithm::decoupled_lookback);
+  ak::scoped_tuning s(ak::scan_hook{}, {.cpu_grain = 4096});
+  EXPECT_EQ(ak::resolve(ak::auto_alg{}, cpu(), ak::dtype::int64).tuning.cpu_grain, 4096);
+}
+
+}  // namespace

@@ -1,0 +1,300 @@
+// The tuning registry's layers, overrides, errors and thread safety (DESIGN.md section 2).
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <thread>
+
+#include "ak/core/error.hpp"
+#include "ak/runtime/tuning.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+using ak::test::scoped_env;
+using ak::test::scoped_user_tuning;
+using ak::test::temp_file;
+
+ak::device cpu() { return ak::device("cpu"); }
+
+TEST(Tuning, GenericAndBackendLayersWithSources) {
+  // The cpu backend registers cpu_grain for reduce; block_size is left to the generic default.
+  auto e = ak::explain_tuning(ak::reduce_hook{}, cpu(), ak::dtype::float32);
+  EXPECT_EQ(e.origins.size(), ak::field_count_v<ak::reduce_tuning>);
+  EXPECT_EQ(e.origins[5].source, ak::tuning_source::backend);  // cpu_grain
+  EXPECT_NE(e.origins[5].detail.find("backend cpu"), std::string::npos) << e.origins[5].detail;
+  EXPECT_EQ(e.origins[0].source, ak::tuning_source::generic);  // block_size
+  // Every field of every hook resolves to a set value for every dtype.
+  for (const auto& hook : ak::tuning_hooks())
+    for (ak::dtype t : ak::all_dtypes)
+      for (const auto& f : ak::explain_tuning(hook.name, cpu(), t))
+        EXPECT_NE(f.value, ak::unset) << hook.name << "." << f.field;
+  // The fast lookup agrees with the explained one.
+  auto fast = ak::tuning(ak::reduce_hook{}, cpu(), ak::dtype::float32);
+  EXPECT_EQ(fast.cpu_grain, e.value.cpu_grain);
+  EXPECT_EQ(fast.block_size, e.value.block_size);
+}
+
+TEST(Tuning, BackendDefaultsPerDtypeClass) {
+  // cpu registers radix_digit_bits 1 for bool only.
+  EXPECT_EQ(ak::tuning(ak::sort_hook{}, cpu(), ak::dtype::bool_).radix_digit_bits, 1);
+  EXPECT_EQ(ak::tuning(ak::sort_hook{}, cpu(), ak::dtype::int32).radix_digit_bits, 8);
+}
+
+TEST(Tuning, CallOptionsWinAndAreChecked) {
+  auto t = ak::tuning(ak::reduce_hook{}, cpu(), ak::dtype::int32, {.cpu_grain = 777});
+  EXPECT_EQ(t.cpu_grain, 777);
+  auto e = ak::explain_tuning(ak::reduce_hook{}, cpu(), ak::dtype::int32, {.cpu_grain = 777});
+  EXPECT_EQ(e.origins[5].source, ak::tuning_source::call);
+  try {
+    (void)ak::tuning(ak::reduce_hook{}, cpu(), ak::dtype::int32, {.block_size = 1000});
+    FAIL() << "expected an error";
+  } catch (const ak::argument_error& err) {
+    std::string m = err.what();
+    EXPECT_NE(m.find("reduce.block_size"), std::string::npos) << m;
+    EXPECT_NE(m.find("power of two"), std::string::npos) << m;
+    EXPECT_NE(m.find("1000"), std::string::npos) << m;
+  }
+}
+
+TEST(Tuning, OverrideFileChangesLookupAtRunTime) {
+  auto before = ak::tuning(ak::reduce_hook{}, cpu(), ak::dtype::float32);
+  temp_file f("override.json", R"({"cpu": {"reduce": {"float32": {"cpu_grain": 12345},
+                                                          "*": {"cpu_tasks": 7}}},
+                                   "*": {"scan": {"float": {"algorithm": "decoupled_lookback"}}}})");
+  {
+    scoped_user_tuning user(f.path());
+    ASSERT_EQ(user.reload(), "");
+    auto after = ak::tuning(ak::reduce_hook{}, cpu(), ak::dtype::float32);
+    EXPECT_EQ(after.cpu_grain, 12345);
+    EXPECT_EQ(after.cpu_tasks, 7);
+    EXPECT_EQ(ak::tuning(ak::reduce_hook{}, cpu(), ak::dtype::int8).cpu_grain, before.cpu_grain);
+    EXPECT_EQ(ak::tuning(ak::reduce_hook{}, cpu(), ak::dtype::int8).cpu_tasks, 7);
+    EXPECT_EQ(ak::tuning(ak::scan_hook{}, cpu(), ak::dtype::float64).algorithm,
+              ak::scan_algorithm::decoupled_lookback);
+    EXPECT_EQ(ak::tuning(ak::scan_hook{}, cpu(), ak::dtype::int64).algorithm,
+              ak::scan_algorithm::reduce_then_scan);
+    auto e = ak::explain_tuning(ak::reduce_hook{}, cpu(), ak::dtype::float32);
+    EXPECT_EQ(e.origins[5].source, ak::tuning_source::user);
+    EXPECT_NE(e.origins[5].detail.find(f.path()), std::string::npos) << e.origins[5].detail;
+    EXPECT_NE(e.origins[5].detail.find("cpu/reduce/float32"), std::string::npos);
+  }
+  EXPECT_EQ(ak::tuning(ak::reduce_hook{}, cpu(), ak::dtype::float32).cpu_grain, before.cpu_grain);
+}
+
+TEST(Tuning, InlineJsonOverride) {
+  scoped_user_tuning user(std::string(R"( {"cpu:0": {"map": {"*": {"cpu_grain": 99}}}} )"));
+  ASSERT_EQ(user.reload(), "");
+  EXPECT_EQ(ak::tuning(ak::map_hook{}, cpu(), ak::dtype::uint16).cpu_grain, 99);
+  auto e = ak::explain_tuning(ak::map_hook{}, cpu(), ak::dtype::uint16);
+  EXPECT_NE(e.origins[2].detail.find("inline"), std::string::npos);
+}
+
+TEST(Tuning, MoreSpecificSelectorsWin) {
+  scoped_user_tuning user(std::string(R"({
+      "*":     {"map": {"*": {"cpu_grain": 1}, "float32": {"cpu_grain": 3}}},
+      "cpu":   {"map": {"*": {"cpu_grain": 10}, "signed": {"cpu_grain": 20}}},
+      "cpu:0": {"map": {"int64": {"cpu_grain": 40}}}})"));
+  ASSERT_EQ(user.reload(), "");
+  EXPECT_EQ(ak::tuning(ak::map_hook{}, cpu(), ak::dtype::uint8).cpu_grain, 10);
+  EXPECT_EQ(ak::tuning(ak::map_hook{}, cpu(), ak::dtype::int8).cpu_grain, 20);
+  EXPECT_EQ(ak::tuning(ak::map_hook{}, cpu(), ak::dtype::int64).cpu_grain, 40);
+  // A more specific device beats a more specific dtype.
+  EXPECT_EQ(ak::tuning(ak::map_hook{}, cpu(), ak::dtype::float32).cpu_grain, 10);
+}
+
+TEST(Tuning, ScopedOverrideIsScopedAndNewestWins) {
+  auto base = ak::tuning(ak::search_hook{}, cpu(), ak::dtype::int32).cpu_grain;
+  {
+    ak::scoped_tuning a(ak::search_hook{}, {.cpu_grain = 111});
+    EXPECT_EQ(ak::tuning(ak::search_hook{}, cpu(), ak::dtype::int32).cpu_grain, 111);
+    {
+      ak::scoped_tuning b(ak::search_hook{}, {.cpu_grain = 222}, {.device = "cpu", .dtype = "signed"});
+      EXPECT_EQ(ak::tuning(ak::search_hook{}, cpu(), ak::dtype::int32).cpu_grain, 222);
+      EXPECT_EQ(ak::tuning(ak::search_hook{}, cpu(), ak::dtype::uint32).cpu_grain, 111);
+      auto e = ak::explain_tuning(ak::search_hook{}, cpu(), ak::dtype::int32);
+      EXPECT_EQ(e.origins[1].source, ak::tuning_source::scoped);
+    }
+    EXPECT_EQ(ak::tuning(ak::search_hook{}, cpu(), ak::dtype::int32).cpu_grain, 111);
+  }
+  EXPECT_EQ(ak::tuning(ak::search_hook{}, cpu(), ak::dtype::int32).cpu_grain, base);
+}
+
+TEST(Tuning, ScopedOverrideChecksItsValues) {
+  EXPECT_THROW(ak::scoped_tuning(ak::reduce_hook{}, {.block_size = 3}), ak::tuning_error);
+  EXPECT_THROW(ak::scoped_tuning(ak::reduce_hook{}, {.cpu_grain = 1}, {.dtype = "float16"}),
+               ak::argument_error);
+  EXPECT_THROW(ak::scoped_tuning(ak::reduce_hook{}, {.cpu_grain = 1}, {.device = ""}),
+               ak::argument_error);
+}
+
+TEST(Tuning, ScopedOverridesBeatUserOverrides) {
+  scoped_user_tuning user(std::string(R"({"cpu": {"map": {"*": {"cpu_grain": 5}}}})"));
+  ASSERT_EQ(user.reload(), "");
+  ak::scoped_tuning s(ak::map_hook{}, {.cpu_grain = 6});
+  EXPECT_EQ(ak::tuning(ak::map_hook{}, cpu(), ak::dtype::int8).cpu_grain, 6);
+  EXPECT_EQ(ak::tuning(ak::map_hook{}, cpu(), ak::dtype::int8, {.cpu_grain = 8}).cpu_grain, 8);
+}
+
+// A hook that claims another hook's name with a different type: the lookup must refuse it.
+struct mislabelled_hook {
+  using type = ak::scan_tuning;
+  static constexpr std::string_view name = "reduce";
+};
+
+TEST(Tuning, WrongTypeForHookNamesHookBackendAndTypes) {
+  try {
+    (void)ak::tuning(mislabelled_hook{}, cpu(), ak::dtype::float32);
+    FAIL() << "expected an error";
+  } catch (const ak::tuning_error& e) {
+    std::string m = e.what();
+    EXPECT_NE(m.find("'reduce'"), std::string::npos) << m;
+    EXPECT_NE(m.find("'cpu'"), std::string::npos) << m;
+    EXPECT_NE(m.find("ak::scan_tuning"), std::string::npos) << m;
+    EXPECT_NE(m.find("ak::reduce_tuning"), std::string::npos) << m;
+  }
+}
+
+struct unknown_hook {
+  using type = ak::map_tuning;
+  static constexpr std::string_view name = "no_such_hook";
+};
+
+TEST(Tuning, UnknownHookIsAnError) {
+  EXPECT_THROW((void)ak::tuning(unknown_hook{}, cpu(), ak::dtype::float32), ak::tuning_error);
+  EXPECT_THROW((void)ak::explain_tuning("nope", cpu(), ak::dtype::float32), ak::tuning_error);
+}
+
+// Each bad file: the error names the file and the key, and every lookup fails until it is fixed.
+struct bad_file_case {
+  const char* name;
+  const char* text;
+  const char* key;     // expected in the message ("" when the file is not valid JSON)
+  const char* detail;  // another piece of the message
+};
+
+class BadOverrideFile : public ::testing::TestWithParam<bad_file_case> {};
+
+TEST_P(BadOverrideFile, IsAnErrorNamingFileAndKey) {
+  const auto& c = GetParam();
+  temp_file f(std::string(c.name) + ".json", c.text);
+  scoped_user_tuning user(f.path());
+  std::string m = user.reload();
+  ASSERT_NE(m, "") << "accepted: " << c.text;
+  EXPECT_NE(m.find(f.path()), std::string::npos) << m;
+  EXPECT_NE(m.find(c.key), std::string::npos) << m;
+  EXPECT_NE(m.find(c.detail), std::string::npos) << m;
+  // Never ignored: lookups fail with the same message.
+  try {
+    (void)ak::tuning(ak::reduce_hook{}, cpu(), ak::dtype::float32);
+    FAIL() << "lookup ignored a bad override file";
+  } catch (const ak::tuning_error& e) {
+    EXPECT_EQ(std::string(e.what()), m);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Tuning, BadOverrideFile,
+    ::testing::Values(
+        bad_file_case{"malformed", R"({"cpu": {"reduce": )", "", "malformed JSON"},
+        bad_file_case{"not_object", R"([1, 2])", "", "expected an object"},
+        bad_file_case{"unknown_hook", R"({"cpu": {"reduse": {"*": {}}}})", "cpu/reduse",
+                      "unknown hook"},
+        bad_file_case{"unknown_field", R"({"cpu": {"reduce": {"*": {"blocksize": 64}}}})",
+                      "cpu/reduce/*/blocksize", "unknown field"},
+        bad_file_case{"unknown_dtype", R"({"cpu": {"reduce": {"float16": {"cpu_grain": 64}}}})",
+                      "cpu/reduce/float16", "a dtype"},
+        bad_file_case{"wrong_type", R"({"cpu": {"reduce": {"*": {"cpu_grain": "big"}}}})",
+                      "cpu/reduce/*/cpu_grain", "string"},
+        bad_file_case{"float_value", R"({"cpu": {"reduce": {"*": {"cpu_grain": 1.5}}}})",
+                      "cpu/reduce/*/cpu_grain", "number"},
+        bad_file_case{"out_of_range", R"({"cpu": {"reduce": {"*": {"block_size": 4096}}}})",
+                      "cpu/reduce/*/block_size", "4096"},
+        bad_file_case{"not_power_of_two", R"({"*": {"scan": {"int32": {"block_size": 96}}}})",
+                      "*/scan/int32/block_size", "power of two"},
+        bad_file_case{"negative", R"({"*": {"map": {"*": {"cpu_grain": -1}}}})",
+                      "*/map/*/cpu_grain", "-1"},
+        bad_file_case{"bad_enum", R"({"*": {"scan": {"*": {"algorithm": "fastest"}}}})",
+                      "*/scan/*/algorithm", "reduce_then_scan"},
+        bad_file_case{"enum_as_number", R"({"*": {"sort": {"*": {"algorithm": 1}}}})",
+                      "*/sort/*/algorithm", "radix"},
+        bad_file_case{"fields_not_object", R"({"*": {"sort": {"*": 5}}})", "*/sort/*",
+                      "an object"}),
+    [](const auto& p) { return std::string(p.param.name); });
+
+TEST(Tuning, MissingOverrideFileIsAnError) {
+  scoped_user_tuning user(std::string("/nonexistent/ak-tuning.json"));
+  std::string m = user.reload();
+  EXPECT_NE(m.find("/nonexistent/ak-tuning.json"), std::string::npos) << m;
+}
+
+TEST(Tuning, AutotuneCacheIsALayerBetweenBackendAndUser) {
+  auto dir = std::filesystem::temp_directory_path() / ("ak-cache-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  scoped_env env("AK_TUNING_CACHE_DIR", dir.string());
+  std::string path = ak::tuning_cache_path(cpu());
+  EXPECT_EQ(std::filesystem::path(path).parent_path(), dir);
+  std::ofstream(path) << R"({"reduce": {"float64": {"cpu_grain": 4242, "cpu_tasks": 3}}})";
+  ak::reload_tuning_files();
+  EXPECT_EQ(ak::tuning(ak::reduce_hook{}, cpu(), ak::dtype::float64).cpu_grain, 4242);
+  auto e = ak::explain_tuning(ak::reduce_hook{}, cpu(), ak::dtype::float64);
+  EXPECT_EQ(e.origins[5].source, ak::tuning_source::cache);
+  EXPECT_NE(e.origins[5].detail.find(path), std::string::npos);
+  {
+    // The user's overrides sit above the cache.
+    scoped_user_tuning user(std::string(R"({"cpu": {"reduce": {"*": {"cpu_tasks": 9}}}})"));
+    ASSERT_EQ(user.reload(), "");
+    EXPECT_EQ(ak::tuning(ak::reduce_hook{}, cpu(), ak::dtype::float64).cpu_tasks, 9);
+    EXPECT_EQ(ak::tuning(ak::reduce_hook{}, cpu(), ak::dtype::float64).cpu_grain, 4242);
+  }
+  // A broken cache file is an error too, naming the file.
+  std::ofstream(path) << R"({"reduce": {"float64": {"cpu_grain": "x"}}})";
+  try {
+    ak::reload_tuning_files();
+    FAIL() << "accepted a bad cache file";
+  } catch (const ak::tuning_error& err) {
+    EXPECT_NE(std::string(err.what()).find(path), std::string::npos) << err.what();
+  }
+  std::filesystem::remove_all(dir);
+  ak::reload_tuning_files();
+  EXPECT_NE(ak::tuning(ak::reduce_hook{}, cpu(), ak::dtype::float64).cpu_grain, 4242);
+}
+
+TEST(Tuning, ConcurrentLookupsSeeTheirOwnScopesAndConsistentValues) {
+  // Many threads look up at once; each has its own scoped override, while another thread keeps
+  // reloading the shared layers. Every lookup must give the value its own layers define.
+  constexpr int threads = 8;
+  constexpr int iterations = 20000;
+  scoped_user_tuning user(std::string(R"({"cpu": {"search": {"*": {"block_size": 64}}}})"));
+  ASSERT_EQ(user.reload(), "");
+  std::atomic<bool> stop{false};
+  std::atomic<int> wrong{0};
+  std::thread reloader([&] {
+    while (!stop) ak::reload_tuning_files();
+  });
+  std::vector<std::thread> workers;
+  for (int w = 0; w < threads; ++w)
+    workers.emplace_back([&, w] {
+      ak::scoped_tuning mine(ak::search_hook{}, {.cpu_grain = 1000 + w});
+      for (int i = 0; i < iterations; ++i) {
+        auto t = ak::tuning(ak::search_hook{}, cpu(), ak::all_dtypes[i % ak::dtype_count]);
+        if (t.cpu_grain != 1000 + w || t.block_size != 64) ++wrong;
+      }
+    });
+  for (auto& t : workers) t.join();
+  stop = true;
+  reloader.join();
+  EXPECT_EQ(wrong.load(), 0);
+}
+
+TEST(Tuning, SchemasDescribeEveryHook) {
+  auto hooks = ak::tuning_hooks();
+  std::vector<std::string> names;
+  for (const auto& h : hooks) names.push_back(h.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"reduce", "scan", "sort", "map", "search"}));
+  EXPECT_EQ(hooks[0].fields.size(), ak::field_count_v<ak::reduce_tuning>);
+  EXPECT_EQ(hooks[1].fields[2].name, "algorithm");
+  EXPECT_EQ(hooks[1].fields[2].enum_names,
+            (std::vector<std::string>{"reduce_then_scan", "decoupled_lookback"}));
+}
+
+}  // namespace
