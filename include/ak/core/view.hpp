@@ -79,7 +79,8 @@ class view {
       : view(detail::unchecked, data, extents, row_major_strides(extents), memory) {}
 
   // Elements at data + sum(index[d] * strides[d]). Throws argument_error when strides has
-  // another rank than shape, or when an offset of the view overflows int64.
+  // another rank than shape, or when sum((max(extent, 1) - 1) * |stride|) overflows int64 (so
+  // no offset, nor any slice of the view, can).
   view(T* data, ak::shape extents, ak::strides element_strides,
        const memory_space& memory = host_memory())
       : view(detail::unchecked, data, extents, element_strides, memory) {

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# The README's two commands:
+#   scripts/quickstart.sh demo   install what is missing, build Release, run `ak demo`
+#   scripts/quickstart.sh test   install what is missing, build Release, run the whole test suite
+# Missing Debian packages are installed with apt-get when run as root; otherwise the script
+# prints the apt-get line to run and stops. Under CI=true, warnings are errors.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+mode=${1:-}
+if [[ "$mode" != demo && "$mode" != test ]]; then
+  echo "usage: $0 demo|test" >&2
+  exit 2
+fi
+
+packages=(cmake ninja-build g++ libtbb-dev nlohmann-json3-dev libcli11-dev libgtest-dev
+          libbenchmark-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  if [[ $(id -u) -eq 0 ]]; then
+    echo "== installing ${missing[*]}"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  else
+    echo "Missing Debian packages. Install them, then run this again:" >&2
+    echo "  sudo apt-get update && sudo apt-get install -y ${missing[*]}" >&2
+    exit 1
+  fi
+fi
+
+werror=OFF
+[[ "${CI:-}" == true ]] && werror=ON
+jobs=$(nproc 2>/dev/null || echo 2)
+
+echo "== configuring and building Release in build/"
+cmake --preset release -DAK_WERROR=$werror >/dev/null
+cmake --build --preset release -j "$jobs"
+
+if [[ "$mode" == demo ]]; then
+  echo "== build/bin/ak demo"
+  exec build/bin/ak demo
+fi
+echo "== running the test suite"
+exec ctest --preset release
