@@ -8,8 +8,9 @@
 // table. The runtime checks each struct's type against the hook's declared type.
 #pragma once
 
+#include <array>
+#include <bit>
 #include <cstdint>
-#include <cstring>
 #include <string>
 
 #include "ak/plugin/backend_api.h"
@@ -34,10 +35,8 @@ class tuning_defaults {
               const char* dtype) {
     if (status_) return;
     std::string hook_name(hook), type_name(T::type_name);
-    std::int64_t slots[field_count_v<T>];
-    static_assert(sizeof slots == sizeof(T));
-    std::memcpy(slots, &values, sizeof(T));
-    ak_tuning_default_v1 e{hook_name.c_str(), type_name.c_str(), field_count_v<T>, slots,
+    const auto slots = std::bit_cast<std::array<std::int64_t, field_count_v<T>>>(values);
+    ak_tuning_default_v1 e{hook_name.c_str(), type_name.c_str(), field_count_v<T>, slots.data(),
                            device_class, dtype};
     status_ = host_->register_tuning_default(host_->context, &e);
   }

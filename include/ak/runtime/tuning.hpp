@@ -13,8 +13,9 @@
 //   generic    the hook's generic default
 #pragma once
 
+#include <array>
+#include <bit>
 #include <cstdint>
-#include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -59,29 +60,27 @@ std::uint32_t cached_hook_id() {
 }
 }  // namespace detail
 
+template <tuning_type T>
+using tuning_slots = std::array<std::int64_t, field_count_v<T>>;
+
 template <tuning_hook Hook>
 typename Hook::type tuning(Hook, const device& dev, dtype t) {
   using T = typename Hook::type;
-  std::int64_t slots[field_count_v<T>];
+  tuning_slots<T> slots;
   detail::lookup_tuning(detail::cached_hook_id<Hook>(), T::type_name, field_count_v<T>, dev, t,
-                        nullptr, slots);
-  T out;
-  std::memcpy(&out, slots, sizeof(T));
-  return out;
+                        nullptr, slots.data());
+  return std::bit_cast<T>(slots);
 }
 
 // The same, with the call's own options as the highest layer: its set fields win.
 template <tuning_hook Hook>
 typename Hook::type tuning(Hook, const device& dev, dtype t, const typename Hook::type& call) {
   using T = typename Hook::type;
-  std::int64_t call_slots[field_count_v<T>];
-  std::memcpy(call_slots, &call, sizeof(T));
-  std::int64_t slots[field_count_v<T>];
+  const auto call_slots = std::bit_cast<tuning_slots<T>>(call);
+  tuning_slots<T> slots;
   detail::lookup_tuning(detail::cached_hook_id<Hook>(), T::type_name, field_count_v<T>, dev, t,
-                        call_slots, slots);
-  T out;
-  std::memcpy(&out, slots, sizeof(T));
-  return out;
+                        call_slots.data(), slots.data());
+  return std::bit_cast<T>(slots);
 }
 
 // The resolved values with the layer each field came from.
@@ -89,15 +88,12 @@ template <tuning_hook Hook>
 explained_tuning<typename Hook::type> explain_tuning(Hook, const device& dev, dtype t,
                                                      const typename Hook::type& call = {}) {
   using T = typename Hook::type;
-  std::int64_t call_slots[field_count_v<T>];
-  std::memcpy(call_slots, &call, sizeof(T));
-  std::int64_t slots[field_count_v<T>];
-  explained_tuning<T> e;
-  e.origins.resize(field_count_v<T>);
+  const auto call_slots = std::bit_cast<tuning_slots<T>>(call);
+  tuning_slots<T> slots;
+  std::vector<field_origin> origins(field_count_v<T>);
   detail::explain_tuning(detail::cached_hook_id<Hook>(), T::type_name, field_count_v<T>, dev, t,
-                         call_slots, slots, e.origins.data());
-  std::memcpy(&e.value, slots, sizeof(T));
-  return e;
+                         call_slots.data(), slots.data(), origins.data());
+  return {std::bit_cast<T>(slots), std::move(origins)};
 }
 
 // ---- Schemas: what tools and files see of the hooks -------------------------------------------
@@ -146,9 +142,8 @@ class scoped_tuning {
   template <tuning_hook Hook>
   scoped_tuning(Hook, const typename Hook::type& values, tuning_scope where = {}) {
     using T = typename Hook::type;
-    std::int64_t slots[field_count_v<T>];
-    std::memcpy(slots, &values, sizeof(T));
-    push(detail::cached_hook_id<Hook>(), T::type_name, field_count_v<T>, slots, where);
+    const auto slots = std::bit_cast<tuning_slots<T>>(values);
+    push(detail::cached_hook_id<Hook>(), T::type_name, field_count_v<T>, slots.data(), where);
   }
   scoped_tuning(const scoped_tuning&) = delete;
   scoped_tuning& operator=(const scoped_tuning&) = delete;

@@ -2,7 +2,7 @@
 // throughput table; for now it shows the device, an array on it, and how tunings resolve.
 #include <algorithm>
 #include <chrono>
-#include <cstring>
+#include <bit>
 #include <iomanip>
 #include <iostream>
 #include <numeric>
@@ -50,9 +50,9 @@ int run_demo(const demo_options& o) {
   auto schema = tuning_hooks()[2];
   std::cout << "  auto picks "
             << schema.fields[0].enum_names[static_cast<std::size_t>(r.algorithm)] << "\n";
+  const auto values = std::bit_cast<tuning_slots<sort_tuning>>(e.value);
   for (std::size_t f = 0; f < schema.fields.size(); ++f) {
-    std::int64_t v;
-    std::memcpy(&v, reinterpret_cast<const char*>(&e.value) + f * sizeof v, sizeof v);
+    std::int64_t v = values[f];
     std::cout << "  " << std::left << std::setw(20) << schema.fields[f].name << std::right
               << std::setw(8) << v << "  from " << e.origins[f].detail << "\n";
   }
