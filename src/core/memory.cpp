@@ -37,7 +37,7 @@ class host_memory_space final : public memory_space {
   }
 
   bool host_accessible() const noexcept override { return true; }
-  std::string_view device_name() const noexcept override { return "cpu"; }
+  std::string_view device_name() const noexcept override { return "cpu:0"; }
 
  private:
   static std::size_t effective_alignment(std::size_t alignment) noexcept {

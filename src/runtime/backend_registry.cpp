@@ -27,9 +27,11 @@ struct backend_registry {
   std::vector<const device_record*> devices;  // by device index
 };
 
+// Never destroyed: device records are memory spaces that arrays in other static objects may
+// still free into while the process exits.
 backend_registry& registry() {
-  static backend_registry r;
-  return r;
+  static backend_registry* r = new backend_registry;
+  return *r;
 }
 
 [[noreturn]] void fail(const std::string& message) { throw backend_error(message); }

@@ -73,7 +73,7 @@ TYPED_TEST(ArrayOfDtype, FromVectorRoundTrips) {
   EXPECT_EQ(a.rank(), 1u);
   EXPECT_EQ(a.shape(), shape{12});
   EXPECT_EQ(a.size(), 12);
-  EXPECT_EQ(a.device_name(), "cpu");
+  EXPECT_EQ(a.device_name(), "cpu:0");
   EXPECT_EQ(&a.memory(), &ak::host_memory());
   EXPECT_EQ(a.to_vector(), values);
   for (std::int64_t i = 0; i < 12; ++i) EXPECT_EQ(a(i), values[static_cast<std::size_t>(i)]);
@@ -175,7 +175,7 @@ TEST(Array, Empty) {
   const array<double> by_default;
   EXPECT_EQ(by_default.shape(), shape{0});
   EXPECT_EQ(by_default.data(), nullptr);
-  EXPECT_EQ(by_default.device_name(), "cpu");
+  EXPECT_EQ(by_default.device_name(), "cpu:0");
 }
 
 TEST(Array, TooManyBytesIsAnError) {

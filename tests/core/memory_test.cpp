@@ -12,7 +12,7 @@ namespace {
 TEST(HostMemory, IsOneProcessWideCpuSpace) {
   const ak::memory_space& host = ak::host_memory();
   EXPECT_EQ(&host, &ak::host_memory());
-  EXPECT_EQ(host.device_name(), "cpu");
+  EXPECT_EQ(host.device_name(), "cpu:0");
   EXPECT_TRUE(host.host_accessible());
 }
 

@@ -72,7 +72,7 @@ TEST_F(Block, RowMajorAccess) {
   EXPECT_EQ(v.strides(), (strides{30, 6, 1}));
   EXPECT_EQ(v.data(), values.data());
   EXPECT_EQ(&v.memory(), &ak::host_memory());
-  EXPECT_EQ(v.device_name(), "cpu");
+  EXPECT_EQ(v.device_name(), "cpu:0");
   EXPECT_TRUE(v.is_contiguous());
   expect_elements(v, [](auto i, auto j, auto k) { return code(i, j, k); });
   v(1, 2, 3) = -1;

@@ -109,6 +109,7 @@ TEST(Plugin, DeviceOutOfRange) {
 struct bad_plugin_case {
   const char* name;
   const char* expected;  // a piece of the message
+  friend void PrintTo(const bad_plugin_case& c, std::ostream* os) { *os << c.name; }
 };
 
 class BadPlugin : public ::testing::TestWithParam<bad_plugin_case> {};

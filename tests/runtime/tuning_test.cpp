@@ -170,6 +170,7 @@ struct bad_file_case {
   const char* text;
   const char* key;     // expected in the message ("" when the file is not valid JSON)
   const char* detail;  // another piece of the message
+  friend void PrintTo(const bad_file_case& c, std::ostream* os) { *os << c.name; }
 };
 
 class BadOverrideFile : public ::testing::TestWithParam<bad_file_case> {};

@@ -25,7 +25,7 @@ class memory_space {
   virtual void copy_from_host(void* dst, const void* host_src, std::size_t bytes) const = 0;
   // True when host code may dereference pointers into this space (element access, fill).
   virtual bool host_accessible() const noexcept = 0;
-  // "cpu", "cuda:0", ...: names the device in messages.
+  // "cpu:0", "cuda:1", ...: names the device in messages.
   virtual std::string_view device_name() const noexcept = 0;
 
  protected:
@@ -36,7 +36,8 @@ class memory_space {
 // different threads do not share lines at the start of an array.
 inline constexpr std::size_t host_alignment = 64;
 
-// Plain host memory (operator new with host_alignment or more; copies are memcpy), device "cpu".
+// Plain host memory (operator new with host_alignment or more; copies are memcpy), device "cpu:0":
+// the same memory as ak::device("cpu"), and ak::device_of(host_memory()) is that device.
 const memory_space& host_memory() noexcept;
 
 }  // namespace ak
