@@ -19,8 +19,8 @@ std::string on_device(const device& dev) {
 }
 
 // Step 4 for the fields every GPU-style algorithm has.
-void check_group_shape(std::string_view alg, std::int64_t block_size,
-                       std::int64_t sub_group_width, const device& dev) {
+void check_group_shape(std::string_view alg, std::int64_t block_size, std::int64_t sub_group_width,
+                       const device& dev) {
   const device_info& i = dev.info();
   if (i.kind == device_kind::cpu) return;  // the cpu backend runs native CPU algorithms
   if (i.max_group_size > 0 && block_size > i.max_group_size)
@@ -33,6 +33,12 @@ void check_group_shape(std::string_view alg, std::int64_t block_size,
                            on_device(dev) + ", " + std::to_string(i.sub_group_width));
 }
 
+// "ak::radix_sort": the name the caller wrote, for messages about its fields.
+template <class Variant>
+std::string alg_name(const Variant& alg) {
+  return std::visit([](const auto& a) { return "ak::" + std::string(a.name); }, alg);
+}
+
 bool can_decouple(const device& dev) {
   return dev.caps().device_scope_fence && dev.caps().forward_progress;
 }
@@ -40,24 +46,25 @@ bool can_decouple(const device& dev) {
 }  // namespace
 
 resolved_scan resolve(const scan_alg& alg, const device& dev, dtype t) {
-  // Step 1: the caller's fields become the call's layer; tuning() checks their ranges.
-  scan_tuning call = std::visit(
-      overloaded{[](const auto_alg&) { return scan_tuning{}; },
-                 [](const reduce_then_scan& a) {
-                   return scan_tuning{.block_size = a.block_size,
-                                      .items_per_thread = a.items_per_thread,
-                                      .algorithm = scan_algorithm::reduce_then_scan,
-                                      .sub_group_width = a.sub_group_width};
-                 },
-                 [](const decoupled_lookback& a) {
-                   return scan_tuning{.block_size = a.block_size,
-                                      .items_per_thread = a.items_per_thread,
-                                      .algorithm = scan_algorithm::decoupled_lookback,
-                                      .sub_group_width = a.sub_group_width};
-                 }},
-      alg);
+  // Step 1: the caller's fields, checked, become the call's layer.
+  scan_tuning call =
+      std::visit(overloaded{[](const auto_alg&) { return scan_tuning{}; },
+                            [](const reduce_then_scan& a) {
+                              return scan_tuning{.block_size = a.block_size,
+                                                 .items_per_thread = a.items_per_thread,
+                                                 .algorithm = scan_algorithm::reduce_then_scan,
+                                                 .sub_group_width = a.sub_group_width};
+                            },
+                            [](const decoupled_lookback& a) {
+                              return scan_tuning{.block_size = a.block_size,
+                                                 .items_per_thread = a.items_per_thread,
+                                                 .algorithm = scan_algorithm::decoupled_lookback,
+                                                 .sub_group_width = a.sub_group_width};
+                            }},
+                 alg);
   bool explicit_alg = !std::holds_alternative<auto_alg>(alg);
-  // Step 3 (fill) happens in the same lookup.
+  check_tuning(scan_hook{}, call, alg_name(alg));
+  // Step 3: fill from the tuning registry, the caller's fields as the highest layer.
   resolved_scan r{scan_algorithm::not_set, tuning(scan_hook{}, dev, t, call)};
   r.algorithm = r.tuning.algorithm;
   // Step 2: auto falls back to what runs everywhere when the device cannot decouple.
@@ -70,9 +77,9 @@ resolved_scan resolve(const scan_alg& alg, const device& dev, dtype t) {
         on_device(dev) + " has " + (dev.caps().device_scope_fence ? "a fence" : "no fence") +
         " and " + (dev.caps().forward_progress ? "forward progress" : "no forward progress") +
         ". Use ak::reduce_then_scan or ak::auto_alg");
-  check_group_shape(r.algorithm == scan_algorithm::decoupled_lookback ? "decoupled_lookback"
-                                                                       : "reduce_then_scan",
-                    r.tuning.block_size, r.tuning.sub_group_width, dev);
+  check_group_shape(
+      r.algorithm == scan_algorithm::decoupled_lookback ? "decoupled_lookback" : "reduce_then_scan",
+      r.tuning.block_size, r.tuning.sub_group_width, dev);
   return r;
 }
 
@@ -86,27 +93,28 @@ resolved_sort resolve(const sort_alg& alg, const device& dev, dtype t, const sor
     throw capability_error(
         "sample_sort is not stable and the call asks for a stable sort; use ak::merge_sort, "
         "ak::radix_sort or pass .stable = false");
-  sort_tuning call = std::visit(
-      overloaded{[](const auto_alg&) { return sort_tuning{}; },
-                 [](const radix_sort& a) {
-                   return sort_tuning{.algorithm = sort_algorithm::radix,
-                                      .radix_digit_bits = a.radix_digit_bits,
-                                      .block_size = a.block_size,
-                                      .cpu_grain = a.cpu_grain};
-                 },
-                 [](const merge_sort& a) {
-                   return sort_tuning{.algorithm = sort_algorithm::merge,
-                                      .block_size = a.block_size,
-                                      .merge_tile_size = a.merge_tile_size,
-                                      .cpu_grain = a.cpu_grain};
-                 },
-                 [](const sample_sort& a) {
-                   return sort_tuning{.algorithm = sort_algorithm::sample,
-                                      .block_size = a.block_size,
-                                      .sample_oversampling = a.sample_oversampling,
-                                      .cpu_grain = a.cpu_grain};
-                 }},
-      alg);
+  sort_tuning call =
+      std::visit(overloaded{[](const auto_alg&) { return sort_tuning{}; },
+                            [](const radix_sort& a) {
+                              return sort_tuning{.algorithm = sort_algorithm::radix,
+                                                 .radix_digit_bits = a.radix_digit_bits,
+                                                 .block_size = a.block_size,
+                                                 .cpu_grain = a.cpu_grain};
+                            },
+                            [](const merge_sort& a) {
+                              return sort_tuning{.algorithm = sort_algorithm::merge,
+                                                 .block_size = a.block_size,
+                                                 .merge_tile_size = a.merge_tile_size,
+                                                 .cpu_grain = a.cpu_grain};
+                            },
+                            [](const sample_sort& a) {
+                              return sort_tuning{.algorithm = sort_algorithm::sample,
+                                                 .block_size = a.block_size,
+                                                 .sample_oversampling = a.sample_oversampling,
+                                                 .cpu_grain = a.cpu_grain};
+                            }},
+                 alg);
+  check_tuning(sort_hook{}, call, alg_name(alg));
   // Step 3.
   resolved_sort r{sort_algorithm::not_set, tuning(sort_hook{}, dev, t, call)};
   r.algorithm = r.tuning.algorithm;

@@ -9,7 +9,9 @@ constexpr std::array<std::string_view, dtype_count> dtype_names{
 constexpr std::array<std::string_view, 4> category_names{"bool", "signed", "unsigned", "float"};
 }  // namespace
 
-std::string_view name_of(dtype t) noexcept { return dtype_names[index_of(t)]; }
+std::string_view name_of(dtype t) noexcept {
+  return dtype_names[index_of(t)];
+}
 
 std::string_view name_of(dtype_category c) noexcept {
   return category_names[static_cast<std::size_t>(c)];

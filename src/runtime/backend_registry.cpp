@@ -34,7 +34,9 @@ backend_registry& registry() {
   return *r;
 }
 
-[[noreturn]] void fail(const std::string& message) { throw backend_error(message); }
+[[noreturn]] void fail(const std::string& message) {
+  throw backend_error(message);
+}
 
 void check_status(const backend_record& b, const char* status, std::string_view what) {
   if (status) fail("backend '" + b.name + "': " + std::string(what) + " failed: " + status);
@@ -84,9 +86,7 @@ struct registration {
   std::string error;
 };
 
-const char* register_default(void* context, const ak_tuning_default_v1* e) {
-  auto& reg = *static_cast<registration*>(context);
-  const std::string& bname = reg.backend->name;
+const char* register_default_unguarded(registration& reg, const ak_tuning_default_v1* e) {
   auto refuse = [&](const std::string& why) {
     if (reg.error.empty()) reg.error = why;
     return reg.error.c_str();
@@ -95,38 +95,51 @@ const char* register_default(void* context, const ak_tuning_default_v1* e) {
     return refuse("a tuning default with a null field");
   const hook_schema* hook = find_hook(e->hook);
   if (!hook) return refuse("a tuning default for unknown hook '" + std::string(e->hook) + "'");
-  if (hook->type_name != e->type_name || hook->fields.size() != e->field_count)
-    return refuse("a default for hook '" + std::string(e->hook) + "' of type " + e->type_name +
-                  " (" + std::to_string(e->field_count) + " fields), but the hook declares " +
-                  std::string(hook->type_name) + " (" + std::to_string(hook->fields.size()) +
-                  " fields)");
+  if (auto why = type_mismatch(*hook, e->type_name, e->field_count); !why.empty())
+    return refuse("a default for hook '" + std::string(e->hook) + "' of type " + why);
   std::string dsel = e->dtype;
   if (auto why = check_dtype_selector(dsel); !why.empty())
     return refuse("a default for hook '" + std::string(e->hook) + "' with dtype '" + dsel +
                   "': expected " + why);
   tuning_entry t;
   t.hook = static_cast<std::uint32_t>(hook - hook_schemas().data());
-  t.backend = bname;
+  t.backend = reg.backend->name;
   t.device_selector = e->device_class;
   t.dtype_selector = dsel;
   t.values.assign(e->values, e->values + e->field_count);
-  for (std::size_t f = 0; f < t.values.size(); ++f) {
-    if (t.values[f] == unset) continue;
-    if (!valid_field_value(hook->fields[f], t.values[f]))
-      return refuse("a default for " + std::string(e->hook) + "." +
-                    std::string(hook->fields[f].name) + " (class " + t.device_selector +
-                    ", dtype " + dsel + "): expected " + expected_field_value(hook->fields[f]) +
-                    ", got " + std::to_string(t.values[f]));
+  if (std::ptrdiff_t bad = first_invalid_field(*hook, t.values.data()); bad >= 0) {
+    const field_schema& f = hook->fields[static_cast<std::size_t>(bad)];
+    return refuse("a default for " + std::string(e->hook) + "." + std::string(f.name) + " (class " +
+                  t.device_selector + ", dtype " + dsel + "): expected " + expected_field_value(f) +
+                  ", got " + std::to_string(t.values[static_cast<std::size_t>(bad)]));
   }
-  t.origin = {tuning_source::backend, "backend " + bname + " defaults (class " +
+  t.origin = {tuning_source::backend, "backend " + t.backend + " defaults (class " +
                                           t.device_selector + ", dtype " + dsel + ")"};
   reg.entries.push_back(std::move(t));
   return nullptr;
 }
 
+// Called from the backend's code through the C table: no exception may cross back into it.
+const char* register_default(void* context, const ak_tuning_default_v1* e) {
+  auto& reg = *static_cast<registration*>(context);
+  try {
+    return register_default_unguarded(reg, e);
+  } catch (const std::exception& x) {
+    reg.error = std::string("a tuning default that could not be recorded: ") + x.what();
+    return reg.error.c_str();
+  }
+}
+
+backend_record* find_loaded(backend_registry& r, std::string_view name) {
+  for (auto& b : r.backends)
+    if (b->name == name) return b.get();
+  return nullptr;
+}
+
 // Takes a filled-in table, enumerates its devices and collects its tunings; on any failure the
 // backend is shut down and nothing of it is kept.
-void adopt(backend_registry& r, std::unique_ptr<backend_record> b) {
+// `expect` is the name it was asked for by (empty when loaded by path).
+void adopt(backend_registry& r, std::unique_ptr<backend_record> b, std::string_view expect) {
   struct shutdown_guard {
     backend_record* b;
     ~shutdown_guard() {
@@ -136,23 +149,38 @@ void adopt(backend_registry& r, std::unique_ptr<backend_record> b) {
   } guard{b.get()};
 
   const ak_backend_v1& api = b->api;
+  b->name = api.name ? api.name : "";
+  if (!expect.empty() && b->name != expect)
+    fail("backend " + b->origin + " calls itself '" + b->name + "', expected '" +
+         std::string(expect) + "'");
+  if (!valid_backend_name(b->name))
+    fail("backend " + b->origin + " has an invalid name '" + b->name +
+         "': expected lower-case letters, digits and '_'");
+  if (find_loaded(r, b->name))
+    fail("a backend named '" + b->name + "' is already loaded; not loading " + b->origin);
   if (api.abi_version != AK_BACKEND_ABI_VERSION)
     fail("backend '" + b->name + "' (" + b->origin + ") was built for backend ABI version " +
          std::to_string(api.abi_version) + ", this ak needs version " +
          std::to_string(AK_BACKEND_ABI_VERSION));
-  if (!api.name || b->name != api.name)
-    fail("plugin " + b->origin + " calls itself '" + (api.name ? api.name : "(null)") +
-         "', expected '" + b->name + "'");
-  if (!api.device_count || !api.describe_device || !api.register_tunings || !api.allocate ||
-      !api.deallocate || !api.copy_to_host || !api.copy_from_host)
-    fail("backend '" + b->name + "' (" + b->origin + ") left a required function null");
+  const std::pair<const void*, const char*> required[] = {
+      {reinterpret_cast<const void*>(api.device_count), "device_count"},
+      {reinterpret_cast<const void*>(api.describe_device), "describe_device"},
+      {reinterpret_cast<const void*>(api.register_tunings), "register_tunings"},
+      {reinterpret_cast<const void*>(api.allocate), "allocate"},
+      {reinterpret_cast<const void*>(api.deallocate), "deallocate"},
+      {reinterpret_cast<const void*>(api.copy_to_host), "copy_to_host"},
+      {reinterpret_cast<const void*>(api.copy_from_host), "copy_from_host"}};
+  for (const auto& [fn, fn_name] : required)
+    if (!fn)
+      fail("backend '" + b->name + "' (" + b->origin + ") left its function " + fn_name + " null");
 
   std::int64_t count = 0;
   check_status(*b, api.device_count(api.state, &count), "counting devices");
   if (count < 0) fail("backend '" + b->name + "' reported " + std::to_string(count) + " devices");
   for (std::int64_t i = 0; i < count; ++i) {
     ak_device_desc_v1 desc{};
-    check_status(*b, api.describe_device(api.state, i, &desc), "describing a device");
+    check_status(*b, api.describe_device(api.state, i, &desc),
+                 "describing device " + std::to_string(i));
     auto d = std::make_unique<device_record>();
     d->info = to_device_info(*b, desc);
     d->ordinal = i;
@@ -160,8 +188,8 @@ void adopt(backend_registry& r, std::unique_ptr<backend_record> b) {
     // One naming rule for every backend, so that names are selectors users can predict.
     const std::string expected = b->name + ":" + std::to_string(i);
     if (d->info.name != expected)
-      fail("backend '" + b->name + "': device " + std::to_string(i) + " is named '" +
-           d->info.name + "', expected '" + expected + "'");
+      fail("backend '" + b->name + "': device " + std::to_string(i) + " is named '" + d->info.name +
+           "', expected '" + expected + "'");
     if (d->info.device_class.empty())
       fail("backend '" + b->name + "': device '" + d->info.name + "' has no device class");
     b->devices.push_back(std::move(d));
@@ -182,12 +210,6 @@ void adopt(backend_registry& r, std::unique_ptr<backend_record> b) {
   r.devices.insert(r.devices.end(), new_devices.begin(), new_devices.end());
   guard.b = nullptr;  // kept: no shutdown
   r.backends.push_back(std::move(b));
-}
-
-backend_record* find_loaded(backend_registry& r, std::string_view name) {
-  for (auto& b : r.backends)
-    if (b->name == name) return b.get();
-  return nullptr;
 }
 
 // The directory that holds libak itself: plugins are installed beside it.
@@ -224,6 +246,12 @@ void load_plugin_file(backend_registry& r, const std::string& path, std::string_
     const char* why = dlerror();
     fail("cannot load backend plugin " + path + ": " + (why ? why : "unknown dlopen error"));
   }
+  // dlopen of a loaded library returns the same handle: never run a live plugin's entry again.
+  for (const auto& b : r.backends)
+    if (b->library == lib) {
+      dlclose(lib);
+      fail("backend plugin " + path + " is already loaded as backend '" + b->name + "'");
+    }
   auto entry = reinterpret_cast<ak_backend_entry_v1_fn>(dlsym(lib, AK_BACKEND_ENTRY_SYMBOL));
   if (!entry) {
     dlclose(lib);
@@ -237,23 +265,7 @@ void load_plugin_file(backend_registry& r, const std::string& path, std::string_
     dlclose(lib);
     fail(message);
   }
-  b->name = b->api.name ? b->api.name : "";
-  if (!expect.empty() && b->name != expect) {
-    std::string message = "backend plugin " + path + " calls itself '" + b->name +
-                          "', expected '" + std::string(expect) + "'";
-    dlclose(lib);
-    fail(message);
-  }
-  if (!valid_backend_name(b->name)) {
-    std::string message = "backend plugin " + path + " has an invalid name '" + b->name + "'";
-    dlclose(lib);
-    fail(message);
-  }
-  if (find_loaded(r, b->name)) {
-    dlclose(lib);
-    fail("a backend named '" + b->name + "' is already loaded; not loading " + path);
-  }
-  adopt(r, std::move(b));
+  adopt(r, std::move(b), expect);  // from here on, a failure shuts the plugin down
 }
 
 void load_locked(backend_registry& r, std::string_view name) {
@@ -264,17 +276,17 @@ void load_locked(backend_registry& r, std::string_view name) {
   for (const auto& bi : r.builtins) {
     if (bi.name != name) continue;
     auto b = std::make_unique<backend_record>();
-    b->name = bi.name;
     b->origin = "built in";
     if (const char* why = bi.entry(AK_BACKEND_ABI_VERSION, &b->api))
       fail("built-in backend '" + bi.name + "' cannot run here: " + why);
-    adopt(r, std::move(b));
+    adopt(r, std::move(b), bi.name);
     return;
   }
   std::string searched;
   for (const auto& dir : plugin_directories()) {
     auto path = (std::filesystem::path(dir) / plugin_file_name(name)).string();
-    if (std::filesystem::exists(path)) {
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(path, ec)) {
       load_plugin_file(r, path, name);
       return;
     }
@@ -381,9 +393,15 @@ std::string_view name_of(device_kind k) noexcept {
 
 device::device() : device("cpu") {}
 device::device(std::string_view name) : rec_(detail::select_device(name)) {}
-const device_info& device::info() const noexcept { return rec_->info; }
-const memory_space& device::memory() const noexcept { return *rec_; }
-std::uint32_t device::index() const noexcept { return rec_->index; }
+const device_info& device::info() const noexcept {
+  return rec_->info;
+}
+const memory_space& device::memory() const noexcept {
+  return *rec_;
+}
+std::uint32_t device::index() const noexcept {
+  return rec_->index;
+}
 
 device device_of(const memory_space& memory) {
   if (auto* d = dynamic_cast<const device_record*>(&memory)) return device(d);

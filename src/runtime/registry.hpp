@@ -39,12 +39,22 @@ struct hook_schema {
 
 // Every hook the runtime knows, indexed by hook id. Defined in hook_schemas.cpp.
 const std::vector<hook_schema>& hook_schemas();
-const hook_schema* find_hook(std::string_view name) noexcept;
+const hook_schema* find_hook(std::string_view name);
 bool valid_field_value(const field_schema& f, std::int64_t v) noexcept;
 // What a valid value of the field is, for messages: "a power of two in [32, 1024]".
 std::string expected_field_value(const field_schema& f);
 // A value as a tuning file writes it: an enum's name or a number.
 std::string field_value_text(const field_schema& f, std::int64_t v);
+// Empty when `type_name` with `field_count` fields is the hook's declared type; otherwise
+// "<type_name> (N fields), but the hook declares <its type> (M fields)".
+std::string type_mismatch(const hook_schema& h, std::string_view type_name,
+                          std::uint32_t field_count);
+// The index of the first set field whose value is out of its range, or -1.
+std::ptrdiff_t first_invalid_field(const hook_schema& h, const std::int64_t* values);
+// Throws ak::argument_error(function, "<prefix><field>", expected, actual) for the first set
+// field out of range.
+void check_fields(const hook_schema& h, const std::int64_t* values, std::string_view function,
+                  std::string_view prefix);
 
 // ---- devices and backends ---------------------------------------------------------------------
 
@@ -52,8 +62,8 @@ struct backend_record;
 
 struct device_record final : memory_space {
   device_info info;
-  std::uint32_t index = 0;  // dense over the process
-  std::int64_t ordinal = 0; // within its backend
+  std::uint32_t index = 0;   // dense over the process
+  std::int64_t ordinal = 0;  // within its backend
   backend_record* backend = nullptr;
 
   void* allocate(std::size_t bytes, std::size_t alignment) const override;
@@ -78,21 +88,27 @@ void register_builtin_backend(std::string_view name, ak_backend_entry_v1_fn entr
 
 // All devices loaded so far, by index. The records live until the process ends.
 const device_record* device_by_index(std::uint32_t index);
+inline const device_record& record_of(const device& d) noexcept {
+  return *d.record();
+}
 
 // ---- tuning layers ----------------------------------------------------------------------------
 
 // One entry of a layer: some fields of one hook for the devices and dtypes its selectors match.
 struct tuning_entry {
   std::uint32_t hook = 0;
-  std::string backend;          // backend defaults only: the backend that registered them
-  std::string device_selector;  // "*", backend, device class or device name
-  std::string dtype_selector;   // "*", dtype class or dtype
+  std::string backend;               // backend defaults only: the backend that registered them
+  std::string device_selector;       // "*", backend, device class or device name
+  std::string dtype_selector;        // "*", dtype class or dtype
   std::vector<std::int64_t> values;  // one per field; ak::unset where not given
   field_origin origin;
 };
 
 // Validates a dtype selector; returns an empty string, or what was expected.
 std::string check_dtype_selector(std::string_view s);
+// Whether an entry's selectors match a device and dtype (backend defaults also check the
+// backend); -1 when not, else how specific the match is (higher wins).
+int match_score(const tuning_entry& e, const device_info& d, dtype t, bool backend_layer);
 
 // Parsing of override files (tuning_files.cpp). `origin` names the file or text in messages.
 // AK_TUNING: { device selector: { hook: { dtype selector: { field: value } } } }

@@ -20,8 +20,8 @@ std::string key_path(const std::vector<std::string>& keys) {
 
 [[noreturn]] void bad_key(const std::string& origin, const std::vector<std::string>& keys,
                           const std::string& expected, const std::string& got) {
-  throw tuning_error(origin + ": key \"" + key_path(keys) + "\": expected " + expected +
-                     ", got " + got);
+  std::string where = keys.empty() ? "the top level" : "key \"" + key_path(keys) + "\"";
+  throw tuning_error(origin + ": " + where + ": expected " + expected + ", got " + got);
 }
 
 std::string describe(const json& v) {
@@ -55,7 +55,8 @@ std::int64_t field_value(const field_schema& f, const json& v, const std::string
   } else {
     bad_key(origin, keys, expected_field_value(f), describe(v));
   }
-  if (!valid_field_value(f, value)) bad_key(origin, keys, expected_field_value(f), std::to_string(value));
+  if (!valid_field_value(f, value))
+    bad_key(origin, keys, expected_field_value(f), std::to_string(value));
   return value;
 }
 
@@ -69,7 +70,8 @@ void parse_hooks(const json& hooks, const std::string& origin, std::vector<std::
     const hook_schema* hook = find_hook(hook_name);
     if (!hook) {
       std::string known;
-      for (const auto& h : hook_schemas()) known += (known.empty() ? "" : ", ") + std::string(h.name);
+      for (const auto& h : hook_schemas())
+        known += (known.empty() ? "" : ", ") + std::string(h.name);
       bad_key(origin, keys, "a known hook (" + known + ")", "unknown hook \"" + hook_name + "\"");
     }
     expect_object(dtypes, origin, keys, "dtype selectors");
@@ -89,7 +91,8 @@ void parse_hooks(const json& hooks, const std::string& origin, std::vector<std::
                               [&](const field_schema& s) { return s.name == field_name; });
         if (f == hook->fields.end()) {
           std::string known;
-          for (const auto& s : hook->fields) known += (known.empty() ? "" : ", ") + std::string(s.name);
+          for (const auto& s : hook->fields)
+            known += (known.empty() ? "" : ", ") + std::string(s.name);
           bad_key(origin, keys, "a field of hook " + hook_name + " (" + known + ")",
                   "unknown field \"" + field_name + "\"");
         }
@@ -121,8 +124,7 @@ std::string check_dtype_selector(std::string_view s) {
          "(bool, signed, unsigned, float)";
 }
 
-std::vector<tuning_entry> parse_user_tuning(std::string_view json_text,
-                                            const std::string& origin) {
+std::vector<tuning_entry> parse_user_tuning(std::string_view json_text, const std::string& origin) {
   json doc = parse_json(json_text, origin);
   expect_object(doc, origin, {}, "device selectors (\"*\", a backend, device class or device)");
   std::vector<tuning_entry> out;

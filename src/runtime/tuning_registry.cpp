@@ -4,11 +4,16 @@
 // cache; a change to this thread's scoped overrides bumps this thread's `scoped_generation`.
 #include <algorithm>
 #include <array>
+#include <cerrno>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <thread>
 
 #include "ak/core/error.hpp"
 #include "registry.hpp"
@@ -24,14 +29,17 @@ struct tuning_state {
   std::atomic<std::uint64_t> generation{1};
   std::vector<tuning_entry> backend_defaults;
   std::map<std::uint32_t, std::vector<tuning_entry>> cache;  // by device index
-  std::map<std::uint32_t, std::string> cache_errors;        // by device index
+  std::map<std::uint32_t, std::string> cache_errors;         // by device index
   std::vector<tuning_entry> user;
   std::string user_error;  // a bad AK_TUNING fails every lookup: never ignored
 };
 
 std::string read_file(const std::string& path, const std::string& what) {
+  std::error_code ec;
+  if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec))
+    throw tuning_error(what + ": '" + path + "' is not a regular file");
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw tuning_error(what + ": cannot open '" + path + "'");
+  if (!in) throw tuning_error(what + ": cannot open '" + path + "': " + std::strerror(errno));
   std::ostringstream s;
   s << in.rdbuf();
   return s.str();
@@ -89,22 +97,36 @@ struct scoped_entry {
   tuning_entry entry;
 };
 
-thread_local std::vector<scoped_entry> tl_scoped;
-thread_local std::uint64_t tl_scoped_generation = 0;
-
 struct cached_tuning {
   std::uint64_t generation = 0;
   std::uint64_t scoped_generation = 0;
-  const char* type_name = nullptr;  // the caller's type, checked once per slot
+  std::string_view type_name;  // the caller's declared type, checked when the slot was filled
   std::uint32_t field_count = 0;
   std::array<std::int64_t, max_fields> values{};
 };
 
-thread_local std::vector<std::vector<cached_tuning>> tl_cache;  // [device][hook][dtype]
+struct thread_state {
+  std::vector<scoped_entry> scoped;
+  std::uint64_t scoped_generation = 0;
+  std::vector<std::vector<cached_tuning>> cache;  // [device][hook * dtype_count + dtype]
+  ~thread_state();
+};
 
-cached_tuning& cache_slot(std::uint32_t device, std::uint32_t hook, dtype t) {
-  if (device >= tl_cache.size()) tl_cache.resize(device + 1);
-  auto& per_device = tl_cache[device];
+// Set when this thread's state is gone (thread exit, or the main thread's static destruction):
+// lookups made after that, from other objects' destructors, resolve uncached.
+thread_local bool tl_state_destroyed = false;
+thread_local thread_state tl_state;
+thread_state::~thread_state() {
+  tl_state_destroyed = true;
+}
+
+thread_state* this_thread_state() {
+  return tl_state_destroyed ? nullptr : &tl_state;
+}
+
+cached_tuning& cache_slot(thread_state& ts, std::uint32_t device, std::uint32_t hook, dtype t) {
+  if (device >= ts.cache.size()) ts.cache.resize(device + 1);
+  auto& per_device = ts.cache[device];
   std::size_t i = hook * dtype_count + index_of(t);
   if (i >= per_device.size()) per_device.resize(hook_schemas().size() * dtype_count);
   return per_device[i];
@@ -128,6 +150,16 @@ int dtype_score(const std::string& sel, dtype t) {
   return -1;
 }
 
+}  // namespace
+
+int match_score(const tuning_entry& e, const device_info& d, dtype t, bool backend_layer) {
+  if (backend_layer && e.backend != d.backend) return -1;
+  int ds = device_score(e.device_selector, d), ts = dtype_score(e.dtype_selector, t);
+  return ds < 0 || ts < 0 ? -1 : ds * 3 + ts;
+}
+
+namespace {
+
 void apply(const tuning_entry& e, std::int64_t* out, field_origin* origins) {
   for (std::size_t f = 0; f < e.values.size(); ++f) {
     if (e.values[f] == unset) continue;
@@ -140,12 +172,9 @@ void apply(const tuning_entry& e, std::int64_t* out, field_origin* origins) {
 void apply_layer(const std::vector<tuning_entry>& layer, std::uint32_t hook, const device_info& d,
                  dtype t, bool backend_layer, std::int64_t* out, field_origin* origins) {
   std::vector<std::pair<int, const tuning_entry*>> matches;
-  for (const auto& e : layer) {
-    if (e.hook != hook) continue;
-    if (backend_layer && e.backend != d.backend) continue;
-    int ds = device_score(e.device_selector, d), ts = dtype_score(e.dtype_selector, t);
-    if (ds >= 0 && ts >= 0) matches.emplace_back(ds * 3 + ts, &e);
-  }
+  for (const auto& e : layer)
+    if (int score = e.hook == hook ? match_score(e, d, t, backend_layer) : -1; score >= 0)
+      matches.emplace_back(score, &e);
   std::stable_sort(matches.begin(), matches.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
   for (auto& [score, e] : matches) apply(*e, out, origins);
@@ -153,26 +182,13 @@ void apply_layer(const std::vector<tuning_entry>& layer, std::uint32_t hook, con
 
 void check_declared_type(const hook_schema& h, std::string_view type_name,
                          std::uint32_t field_count, const device_record& d) {
-  if (h.type_name == type_name && h.fields.size() == field_count) return;
-  throw tuning_error("tuning lookup of hook '" + std::string(h.name) + "' on backend '" +
-                     d.info.backend + "' (device " + d.info.name + ") as type " +
-                     std::string(type_name) + " (" + std::to_string(field_count) +
-                     " fields), but the hook declares " + std::string(h.type_name) + " (" +
-                     std::to_string(h.fields.size()) + " fields)");
+  if (auto why = type_mismatch(h, type_name, field_count); !why.empty())
+    throw tuning_error("tuning lookup of hook '" + std::string(h.name) + "' on backend '" +
+                       d.info.backend + "' (device " + d.info.name + ") as type " + why);
 }
 
 void check_call_values(const hook_schema& h, const std::int64_t* call) {
-  for (std::size_t f = 0; f < h.fields.size(); ++f) {
-    if (call[f] == unset || valid_field_value(h.fields[f], call[f])) continue;
-    throw argument_error("ak::tuning", std::string(h.name) + "." + std::string(h.fields[f].name),
-                         expected_field_value(h.fields[f]), std::to_string(call[f]));
-  }
-}
-
-const device_record& record_of(const device& dev) {
-  const device_record* d = device_by_index(dev.index());
-  if (!d) throw backend_error("unknown device index " + std::to_string(dev.index()));
-  return *d;
+  check_fields(h, call, "ak::tuning", std::string(h.name) + ".");
 }
 
 // Every layer below the call's, into out/origins (origins may be null).
@@ -194,12 +210,10 @@ void resolve_shared_layers(std::uint32_t hook, const device_record& d, dtype t, 
   apply_layer(st.user, hook, d.info, t, false, out, origins);
   lock.unlock();
   // Scoped overrides: the newest wins, whatever the specificity of older ones.
-  for (const auto& s : tl_scoped) {
-    const tuning_entry& e = s.entry;
-    if (e.hook == hook && device_score(e.device_selector, d.info) >= 0 &&
-        dtype_score(e.dtype_selector, t) >= 0)
-      apply(e, out, origins);
-  }
+  if (thread_state* ts = this_thread_state())
+    for (const auto& s : ts->scoped)
+      if (s.entry.hook == hook && match_score(s.entry, d.info, t, false) >= 0)
+        apply(s.entry, out, origins);
 }
 
 void apply_call(std::uint32_t field_count, const std::int64_t* call, std::int64_t* out,
@@ -227,17 +241,23 @@ std::uint32_t hook_id(std::string_view hook_name) {
 
 void lookup_tuning(std::uint32_t hook, std::string_view type_name, std::uint32_t field_count,
                    const device& dev, dtype t, const std::int64_t* call, std::int64_t* out) {
+  thread_state* ts = this_thread_state();
+  if (!ts) {  // this thread is exiting: no cache
+    explain_tuning(hook, type_name, field_count, dev, t, call, out, nullptr);
+    return;
+  }
   std::uint64_t generation = state().generation.load(std::memory_order_acquire);
-  cached_tuning& slot = cache_slot(dev.index(), hook, t);
-  if (slot.generation != generation || slot.scoped_generation != tl_scoped_generation ||
-      slot.type_name != type_name.data() || slot.field_count != field_count) {
+  cached_tuning& slot = cache_slot(*ts, dev.index(), hook, t);
+  // Type names compare by content: libak and a user's program hold separate copies.
+  if (slot.generation != generation || slot.scoped_generation != ts->scoped_generation ||
+      slot.field_count != field_count || slot.type_name != type_name) {
     const hook_schema& h = schema_of(hook);
     const device_record& d = record_of(dev);
     check_declared_type(h, type_name, field_count, d);
     resolve_shared_layers(hook, d, t, slot.values.data(), nullptr);
     slot.generation = generation;
-    slot.scoped_generation = tl_scoped_generation;
-    slot.type_name = type_name.data();
+    slot.scoped_generation = ts->scoped_generation;
+    slot.type_name = type_name;
     slot.field_count = field_count;
   }
   std::copy_n(slot.values.data(), field_count, out);
@@ -258,6 +278,15 @@ void explain_tuning(std::uint32_t hook, std::string_view type_name, std::uint32_
     check_call_values(h, call);
     apply_call(field_count, call, out, origins);
   }
+}
+
+void check_tuning_fields(std::uint32_t hook, std::string_view type_name, std::uint32_t field_count,
+                         const std::int64_t* values, std::string_view function) {
+  const hook_schema& h = schema_of(hook);
+  if (auto why = type_mismatch(h, type_name, field_count); !why.empty())
+    throw tuning_error(std::string(function) + ": values for hook '" + std::string(h.name) +
+                       "' given as type " + why);
+  check_fields(h, values, function, "");
 }
 
 void add_backend_tunings(const std::string& backend, std::vector<tuning_entry> defaults,
@@ -311,44 +340,49 @@ std::vector<tuning_field_value> explain_tuning(std::string_view hook, const devi
 void scoped_tuning::push(std::uint32_t hook, std::string_view type_name, std::uint32_t field_count,
                          const std::int64_t* values, const tuning_scope& where) {
   const auto& h = detail::hook_schemas()[hook];
-  if (h.type_name != type_name || h.fields.size() != field_count)
-    throw tuning_error("scoped_tuning for hook '" + std::string(h.name) + "' given type " +
-                       std::string(type_name) + ", but the hook declares " +
-                       std::string(h.type_name));
+  if (auto why = detail::type_mismatch(h, type_name, field_count); !why.empty())
+    throw tuning_error("scoped_tuning for hook '" + std::string(h.name) + "' given type " + why);
   if (where.device.empty())
     throw argument_error("ak::scoped_tuning", "where.device",
                          "\"*\", a backend, a device class or a device name", "\"\"");
   if (auto why = detail::check_dtype_selector(where.dtype); !why.empty())
     throw argument_error("ak::scoped_tuning", "where.dtype", why, "\"" + where.dtype + "\"");
+  detail::check_fields(h, values, "ak::scoped_tuning", std::string(h.name) + ".");
+  detail::thread_state* ts = detail::this_thread_state();
+  if (!ts) throw tuning_error("ak::scoped_tuning created while its thread is exiting");
   detail::tuning_entry e;
   e.hook = hook;
   e.device_selector = where.device;
   e.dtype_selector = where.dtype;
   e.values.assign(values, values + field_count);
-  for (std::size_t f = 0; f < field_count; ++f)
-    if (e.values[f] != unset && !detail::valid_field_value(h.fields[f], e.values[f]))
-      throw tuning_error("scoped_tuning for hook '" + std::string(h.name) + "': field " +
-                         std::string(h.fields[f].name) + ": expected " +
-                         detail::expected_field_value(h.fields[f]) + ", got " +
-                         std::to_string(e.values[f]));
-  e.origin = {tuning_source::scoped, "scoped_tuning (device " + where.device + ", dtype " +
-                                         where.dtype + ")"};
+  e.origin = {tuning_source::scoped,
+              "scoped_tuning (device " + where.device + ", dtype " + where.dtype + ")"};
   id_ = ++detail::scoped_counter;
-  detail::tl_scoped.push_back({id_, std::move(e)});
-  detail::tl_scoped_generation = id_;
+  owner_ = std::this_thread::get_id();
+  ts->scoped.push_back({id_, std::move(e)});
+  ts->scoped_generation = id_;
 }
 
 scoped_tuning::~scoped_tuning() {
-  auto& v = detail::tl_scoped;
-  std::erase_if(v, [this](const detail::scoped_entry& s) { return s.id == id_; });
-  detail::tl_scoped_generation = ++detail::scoped_counter;
+  if (std::this_thread::get_id() != owner_) {
+    // The override lives in its creator's thread state, out of reach from here.
+    std::fputs(
+        "ak: an ak::scoped_tuning was destroyed on another thread than the one that "
+        "created it\n",
+        stderr);
+    std::terminate();
+  }
+  if (detail::thread_state* ts = detail::this_thread_state()) {
+    std::erase_if(ts->scoped, [this](const detail::scoped_entry& s) { return s.id == id_; });
+    ts->scoped_generation = ++detail::scoped_counter;
+  }
 }
 
 void reload_tuning_files() {
   auto& st = detail::state();
   // Device records first: the backend registry's lock is always taken before the tuning lock.
   std::vector<const detail::device_record*> records;
-  for (const auto& d : devices()) records.push_back(detail::device_by_index(d.index()));
+  for (const auto& d : devices()) records.push_back(&detail::record_of(d));
   {
     std::unique_lock lock(st.mutex);
     detail::load_user_overrides(st);
@@ -370,13 +404,15 @@ std::string tuning_cache_path(const device& dev) {
   } else if (const char* h = std::getenv("HOME"); h && *h) {
     dir = fs::path(h) / ".cache" / "ak" / "tuning";
   } else {
-    dir = fs::temp_directory_path() / "ak-tuning";
+    std::error_code ec;
+    fs::path tmp = fs::temp_directory_path(ec);
+    dir = (ec ? fs::path("/tmp") : tmp) / "ak-tuning";
   }
   // One file per device model: tunings measured on one card apply to every card of its model.
   std::string key = dev.backend() + "-" + dev.info().device_class + "-" + dev.info().description;
   for (char& c : key)
-    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-          c == '-' || c == '.'))
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
+          c == '.'))
       c = '_';
   return (dir / (key + ".json")).string();
 }

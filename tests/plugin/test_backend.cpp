@@ -64,17 +64,19 @@ void copy_fixed(char* dst, std::size_t capacity, const char* s) {
 
 // Device memory is host memory in disguise: the device does not claim host access, so code
 // under test must go through the copy functions.
-[[maybe_unused]] const char* allocate(void*, std::int64_t, std::size_t bytes, std::size_t alignment, void** out) {
-  *out = bytes ? ::operator new(bytes, std::align_val_t{alignment < 64 ? 64 : alignment})
-               : nullptr;
+[[maybe_unused]] const char* allocate(void*, std::int64_t, std::size_t bytes, std::size_t alignment,
+                                      void** out) {
+  *out =
+      bytes ? ::operator new (bytes, std::align_val_t{alignment < 64 ? 64 : alignment}) : nullptr;
   return nullptr;
 }
 
 [[maybe_unused]] void deallocate(void*, std::int64_t, void* p, std::size_t, std::size_t alignment) {
-  if (p) ::operator delete(p, std::align_val_t{alignment < 64 ? 64 : alignment});
+  if (p) ::operator delete (p, std::align_val_t{alignment < 64 ? 64 : alignment});
 }
 
-[[maybe_unused]] const char* copy_bytes(void*, std::int64_t, void* dst, const void* src, std::size_t bytes) {
+[[maybe_unused]] const char* copy_bytes(void*, std::int64_t, void* dst, const void* src,
+                                        std::size_t bytes) {
   if (bytes) std::memcpy(dst, src, bytes);
   return nullptr;
 }
@@ -111,5 +113,7 @@ extern "C" __attribute__((visibility("default"))) const char* ak_backend_entry_v
 #endif
 }
 #else
-extern "C" __attribute__((visibility("default"))) int ak_something_else() { return 0; }
+extern "C" __attribute__((visibility("default"))) int ak_something_else() {
+  return 0;
+}
 #endif

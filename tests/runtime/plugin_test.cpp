@@ -125,17 +125,16 @@ TEST_P(BadPlugin, FailsWithAReasonAndLeavesNothingLoaded) {
   EXPECT_THROW(ak::device(std::string(c.name) + ":0"), ak::backend_error);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Plugin, BadPlugin,
-    ::testing::Values(
-        bad_plugin_case{"badtype", "ak::scan_tuning"},
-        bad_plugin_case{"badabi", "ABI version 99"},
-        bad_plugin_case{"refuses", "no test driver installed"},
-        bad_plugin_case{"badrange", "power of two"},
-        bad_plugin_case{"misnamed", "someone_else"},
-        bad_plugin_case{"noentry", "does not export ak_backend_entry_v1"},
-        bad_plugin_case{"absent", "no libak_absent.so"}),
-    [](const auto& p) { return std::string(p.param.name); });
+INSTANTIATE_TEST_SUITE_P(Plugin, BadPlugin,
+                         ::testing::Values(bad_plugin_case{"badtype", "ak::scan_tuning"},
+                                           bad_plugin_case{"badabi", "ABI version 99"},
+                                           bad_plugin_case{"refuses", "no test driver installed"},
+                                           bad_plugin_case{"badrange", "power of two"},
+                                           bad_plugin_case{"misnamed", "someone_else"},
+                                           bad_plugin_case{"noentry",
+                                                           "does not export ak_backend_entry_v1"},
+                                           bad_plugin_case{"absent", "no libak_absent.so"}),
+                         [](const auto& p) { return std::string(p.param.name); });
 
 TEST(Plugin, BadTypeNamesHookBackendAndBothTypes) {
   std::string m = load_error("badtype");
@@ -162,6 +161,15 @@ TEST(Plugin, LoadByExplicitPath) {
   }
   EXPECT_NE(m.find("cannot run here"), std::string::npos) << m;
   EXPECT_THROW(ak::load_backend_file("/nonexistent/libak_x.so"), ak::backend_error);
+  // A plugin already loaded is not entered a second time.
+  ak::load_backend("testgpu");
+  try {
+    ak::load_backend_file(plugin_dir() + "/libak_testgpu.so");
+    FAIL();
+  } catch (const ak::backend_error& e) {
+    EXPECT_NE(std::string(e.what()).find("already loaded"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(ak::device("testgpu:0").info().description, "Test GPU A");
 }
 
 // The four-step resolution against a GPU-like device with and without a device-scope fence.
@@ -190,8 +198,15 @@ TEST(Resolve, ScanAutoFollowsTuningAndCapabilities) {
 
 TEST(Resolve, ChecksExplicitFieldsAndDeviceLimits) {
   ak::device gpu("testgpu:0");
-  EXPECT_THROW((void)ak::resolve(ak::decoupled_lookback{.block_size = 100}, gpu, ak::dtype::int32),
-               ak::argument_error);
+  try {
+    (void)ak::resolve(ak::decoupled_lookback{.block_size = 100}, gpu, ak::dtype::int32);
+    FAIL();
+  } catch (const ak::argument_error& e) {
+    // Named as the caller wrote it.
+    EXPECT_EQ(std::string(e.what()),
+              "ak::decoupled_lookback: argument 'block_size': expected a power of two in "
+              "[32, 1024], got 100");
+  }
   EXPECT_THROW(
       (void)ak::resolve(ak::decoupled_lookback{.sub_group_width = 64}, gpu, ak::dtype::int32),
       ak::capability_error);

@@ -8,7 +8,9 @@
 
 namespace {
 
-ak::device cpu() { return ak::device("cpu"); }
+ak::device cpu() {
+  return ak::device("cpu");
+}
 
 TEST(Resolve, SortAutoTakesTheTuningsChoice) {
   auto r = ak::resolve(ak::auto_alg{}, cpu(), ak::dtype::uint32, {});

@@ -27,8 +27,8 @@ namespace detail {
 
 // Bytes of `count` elements of `element_size` bytes; throws argument_error (naming argument)
 // when they exceed PTRDIFF_MAX.
-std::size_t checked_byte_size(std::string_view function, std::string_view argument,
-                              const shape& s, std::size_t element_size);
+std::size_t checked_byte_size(std::string_view function, std::string_view argument, const shape& s,
+                              std::size_t element_size);
 [[noreturn]] void throw_size_mismatch(std::string_view function, std::string_view argument,
                                       std::int64_t expected, std::int64_t actual,
                                       const shape* expected_shape);
@@ -36,8 +36,7 @@ std::size_t checked_byte_size(std::string_view function, std::string_view argume
 // Host ranges an array<T> can copy its elements from: any sized input range of T, contiguous
 // or not (std::vector<bool> is not). Shapes and strides are ranges of int64 too, but never data.
 template <class R, class T>
-concept sized_range_of =
-    std::ranges::input_range<const R> && std::ranges::sized_range<const R> &&
+concept sized_range_of = std::ranges::input_range<const R> && std::ranges::sized_range<const R> &&
     std::same_as<std::ranges::range_value_t<const R>, T> && !std::is_base_of_v<int64_list, R>;
 
 // Host staging buffers for fills of memory the host cannot touch: at most this many bytes.
@@ -75,7 +74,7 @@ class array {
 
   // A 1-d copy of host data (a std::vector, std::span, std::array, ...).
   template <class R>
-    requires detail::sized_range_of<R, T>
+  requires detail::sized_range_of<R, T>
   explicit array(const R& data, const memory_space& memory = host_memory())
       : array(detail::make_1d<ak::shape>(static_cast<std::int64_t>(std::ranges::size(data))),
               memory) {
@@ -84,8 +83,8 @@ class array {
 
   // A copy of host data with the given shape, whose size must be that of data.
   template <class R>
-    requires detail::sized_range_of<R, T>
-  array(const R& data, ak::shape extents, const memory_space& memory = host_memory())
+  requires detail::sized_range_of<R, T> array(const R& data, ak::shape extents,
+                                              const memory_space& memory = host_memory())
       : array(checked_data_shape(extents, static_cast<std::int64_t>(std::ranges::size(data))),
               memory) {
     assign_from(data);
@@ -142,8 +141,7 @@ class array {
     return ak::view<T>(detail::unchecked, data_, shape_, row_major_strides(shape_), *memory_);
   }
   ak::view<const T> view() const noexcept {
-    return ak::view<const T>(detail::unchecked, data_, shape_, row_major_strides(shape_),
-                             *memory_);
+    return ak::view<const T>(detail::unchecked, data_, shape_, row_major_strides(shape_), *memory_);
   }
   operator ak::view<T>() noexcept { return view(); }
   operator ak::view<const T>() const noexcept { return view(); }
@@ -257,17 +255,19 @@ class array {
 };
 
 template <class R>
-  requires detail::sized_range_of<R, std::ranges::range_value_t<const R>>
-array(const R&) -> array<std::ranges::range_value_t<const R>>;
+requires detail::sized_range_of<R, std::ranges::range_value_t<const R>> array(const R&)
+->array<std::ranges::range_value_t<const R>>;
 template <class R>
-  requires detail::sized_range_of<R, std::ranges::range_value_t<const R>>
-array(const R&, const memory_space&) -> array<std::ranges::range_value_t<const R>>;
+requires detail::sized_range_of<R, std::ranges::range_value_t<const R>> array(const R&,
+                                                                              const memory_space&)
+->array<std::ranges::range_value_t<const R>>;
 template <class R>
-  requires detail::sized_range_of<R, std::ranges::range_value_t<const R>>
-array(const R&, shape) -> array<std::ranges::range_value_t<const R>>;
+requires detail::sized_range_of<R, std::ranges::range_value_t<const R>> array(const R&, shape)
+->array<std::ranges::range_value_t<const R>>;
 template <class R>
-  requires detail::sized_range_of<R, std::ranges::range_value_t<const R>>
-array(const R&, shape, const memory_space&) -> array<std::ranges::range_value_t<const R>>;
+requires detail::sized_range_of<R, std::ranges::range_value_t<const R>> array(const R&, shape,
+                                                                              const memory_space&)
+->array<std::ranges::range_value_t<const R>>;
 
 template <class T>
 view(array<T>&) -> view<T>;

@@ -34,7 +34,9 @@ inline constexpr std::array<dtype, dtype_count> all_dtypes{
 // Classes of dtypes; tunings may be given per class ("float") as well as per dtype.
 enum class dtype_category : std::uint8_t { boolean, signed_integer, unsigned_integer, floating };
 
-constexpr std::size_t index_of(dtype t) noexcept { return static_cast<std::size_t>(t); }
+constexpr std::size_t index_of(dtype t) noexcept {
+  return static_cast<std::size_t>(t);
+}
 
 constexpr std::size_t size_of(dtype t) noexcept {
   switch (t) {
@@ -89,10 +91,10 @@ std::optional<dtype_category> parse_dtype_category(std::string_view name) noexce
 namespace detail {
 template <class T>
 struct dtype_of_impl {};
-#define AK_DETAIL_DTYPE_OF(T, D)                 \
-  template <>                                    \
-  struct dtype_of_impl<T> {                      \
-    static constexpr dtype value = dtype::D;     \
+#define AK_DETAIL_DTYPE_OF(T, D)             \
+  template <>                                \
+  struct dtype_of_impl<T> {                  \
+    static constexpr dtype value = dtype::D; \
   };
 AK_DETAIL_DTYPE_OF(bool, bool_)
 AK_DETAIL_DTYPE_OF(std::int8_t, int8)
@@ -110,10 +112,12 @@ AK_DETAIL_DTYPE_OF(double, float64)
 
 // True for the element types that have a dtype (and so precompiled entry points).
 template <class T>
-inline constexpr bool has_dtype_v = requires { detail::dtype_of_impl<std::remove_cv_t<T>>::value; };
+inline constexpr bool has_dtype_v = requires {
+  detail::dtype_of_impl<std::remove_cv_t<T>>::value;
+};
 
 template <class T>
-  requires has_dtype_v<T>
+requires has_dtype_v<T>
 inline constexpr dtype dtype_of_v = detail::dtype_of_impl<std::remove_cv_t<T>>::value;
 
 }  // namespace ak

@@ -28,16 +28,14 @@ namespace detail {
                                      std::int64_t value, std::int64_t low, std::int64_t high,
                                      bool high_inclusive);
 [[noreturn]] void throw_zero_step(std::string_view function);
-[[noreturn]] void throw_index_count(std::string_view function, std::size_t count,
-                                    std::size_t rank);
+[[noreturn]] void throw_index_count(std::string_view function, std::size_t count, std::size_t rank);
 [[noreturn]] void throw_index_out_of_range(std::string_view function, std::size_t d,
                                            std::int64_t index, std::int64_t extent);
 [[noreturn]] void throw_not_host_accessible(std::string_view function,
                                             std::string_view device_name);
 [[noreturn]] void throw_not_contiguous(std::string_view function, const shape& s,
                                        const strides& st);
-[[noreturn]] void throw_reshape_size(std::string_view function, const shape& from,
-                                     const shape& to);
+[[noreturn]] void throw_reshape_size(std::string_view function, const shape& from, const shape& to);
 [[noreturn]] void throw_bad_permutation(std::string_view function,
                                         std::span<const std::int64_t> dims, std::size_t rank);
 // Throws unless st has the rank of s and sum((max(extent, 1) - 1) * |stride|) fits in int64, so
@@ -55,11 +53,10 @@ inline std::size_t checked_dim(std::string_view function, std::string_view argum
 
 // Host ranges that a view<T> can look at: contiguous, sized, and not about to dangle.
 template <class R, class T>
-concept contiguous_range_of =
-    std::ranges::contiguous_range<R> && std::ranges::sized_range<R> &&
-    std::ranges::borrowed_range<R> &&
-    std::is_convertible_v<std::remove_reference_t<std::ranges::range_reference_t<R>> (*)[],
-                          T (*)[]>;
+concept contiguous_range_of = std::ranges::contiguous_range<R> && std::ranges::sized_range<R> &&
+                              std::ranges::borrowed_range<R> && std::is_convertible_v <
+                              std::remove_reference_t<std::ranges::range_reference_t<R>>(*)
+[], T (*)[] > ;
 
 }  // namespace detail
 
@@ -89,16 +86,16 @@ class view {
 
   // A 1-d view of a host range: std::vector<T>&, std::span<T>, std::array<T, N>&, ...
   template <class R>
-    requires detail::contiguous_range_of<R, T>
-  view(R&& range) noexcept
+  requires detail::contiguous_range_of<R, T> view(R&& range)
+  noexcept
       : view(detail::unchecked, std::ranges::data(range),
              detail::make_1d<ak::shape>(static_cast<std::int64_t>(std::ranges::size(range))),
              detail::make_1d<ak::strides>(1), host_memory()) {}
 
   // view<T> -> view<const T>.
   template <class U>
-    requires(std::is_same_v<const U, T> && !std::is_const_v<U>)
-  view(const view<U>& other) noexcept
+  requires(std::is_same_v<const U, T> && !std::is_const_v<U>) view(const view<U>& other)
+  noexcept
       : view(detail::unchecked, other.data(), other.shape(), other.strides(), other.memory()) {}
 
   // For shape and strides that ak has already checked.
@@ -291,7 +288,7 @@ class view {
 };
 
 template <class R>
-  requires std::ranges::contiguous_range<R>
-view(R&&) -> view<std::remove_reference_t<std::ranges::range_reference_t<R>>>;
+requires std::ranges::contiguous_range<R> view(R&&)
+->view<std::remove_reference_t<std::ranges::range_reference_t<R>>>;
 
 }  // namespace ak

@@ -81,7 +81,7 @@ typedef struct ak_backend_v1 {
   void* state;
   const char* (*device_count)(void* state, int64_t* count);
   const char* (*describe_device)(void* state, int64_t index, ak_device_desc_v1* out);
-  /* Called once after loading, and again whenever the runtime rebuilds its defaults. */
+  /* Called once, after the devices are described: registers the backend's tuning defaults. */
   const char* (*register_tunings)(void* state, const ak_host_v1* host);
   const char* (*allocate)(void* state, int64_t device, size_t bytes, size_t alignment, void** out);
   void (*deallocate)(void* state, int64_t device, void* p, size_t bytes, size_t alignment);

@@ -31,13 +31,12 @@ class tuning_defaults {
   // Registers `values` for `hook` as whatever type it is; the runtime refuses a type that is not
   // the hook's (exposed for tests of that check).
   template <tuning_type T>
-  void add_as(std::string_view hook, const T& values, const char* device_class,
-              const char* dtype) {
+  void add_as(std::string_view hook, const T& values, const char* device_class, const char* dtype) {
     if (status_) return;
     std::string hook_name(hook), type_name(T::type_name);
     const auto slots = std::bit_cast<std::array<std::int64_t, field_count_v<T>>>(values);
-    ak_tuning_default_v1 e{hook_name.c_str(), type_name.c_str(), field_count_v<T>, slots.data(),
-                           device_class, dtype};
+    ak_tuning_default_v1 e{hook_name.c_str(), type_name.c_str(), field_count_v<T>,
+                           slots.data(),      device_class,      dtype};
     status_ = host_->register_tuning_default(host_->context, &e);
   }
 

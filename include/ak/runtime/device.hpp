@@ -66,7 +66,9 @@ class device {
 
   friend bool operator==(const device& a, const device& b) noexcept { return a.rec_ == b.rec_; }
 
+  // For the runtime: the record behind the handle.
   explicit device(const detail::device_record* rec) noexcept : rec_(rec) {}
+  const detail::device_record* record() const noexcept { return rec_; }
 
  private:
   const detail::device_record* rec_;

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include "ak/core/dtype.hpp"
@@ -53,6 +54,10 @@ void explain_tuning(std::uint32_t hook, std::string_view type_name, std::uint32_
                     const device& dev, dtype t, const std::int64_t* call, std::int64_t* out,
                     field_origin* origins);
 
+// Throws ak::argument_error(function, "<field>", expected, actual) for a set field out of range.
+void check_tuning_fields(std::uint32_t hook, std::string_view type_name, std::uint32_t field_count,
+                         const std::int64_t* values, std::string_view function);
+
 template <tuning_hook Hook>
 std::uint32_t cached_hook_id() {
   static const std::uint32_t id = hook_id(Hook::name);
@@ -81,6 +86,16 @@ typename Hook::type tuning(Hook, const device& dev, dtype t, const typename Hook
   detail::lookup_tuning(detail::cached_hook_id<Hook>(), T::type_name, field_count_v<T>, dev, t,
                         call_slots.data(), slots.data());
   return std::bit_cast<T>(slots);
+}
+
+// Checks the set fields of `values` against the hook's ranges, as `function` in messages
+// ("ak::radix_sort: argument 'radix_digit_bits': expected an integer in [1, 16], got 17").
+template <tuning_hook Hook>
+void check_tuning(Hook, const typename Hook::type& values, std::string_view function) {
+  using T = typename Hook::type;
+  const auto slots = std::bit_cast<tuning_slots<T>>(values);
+  detail::check_tuning_fields(detail::cached_hook_id<Hook>(), T::type_name, field_count_v<T>,
+                              slots.data(), function);
 }
 
 // The resolved values with the layer each field came from.
@@ -136,7 +151,9 @@ struct tuning_scope {
 
 // A scoped override in code: while it lives, lookups on this thread (where every algorithm
 // resolves its tuning, before touching data) see its set fields. Values are checked on
-// construction (ak::tuning_error naming the field). Destroy in reverse order of creation.
+// construction (ak::argument_error naming the field). It must be destroyed on the thread that
+// created it (anything else terminates the program, as unlocking another thread's mutex would
+// be undefined); the newest live override wins.
 class scoped_tuning {
  public:
   template <tuning_hook Hook>
@@ -153,6 +170,7 @@ class scoped_tuning {
   void push(std::uint32_t hook, std::string_view type_name, std::uint32_t field_count,
             const std::int64_t* values, const tuning_scope& where);
   std::uint64_t id_ = 0;
+  std::thread::id owner_;
 };
 
 // Rereads AK_TUNING and every loaded device's autotune cache file (both are read on first use).

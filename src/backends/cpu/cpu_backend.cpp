@@ -25,6 +25,7 @@ namespace {
 struct thread_control {
   std::mutex mutex;
   std::int64_t env_threads = 0;  // AK_NUM_THREADS, 0 when unset
+  std::int64_t requested = 0;    // set_num_threads' last n, 0 for the default
   std::unique_ptr<tbb::global_control> limit;
 };
 
@@ -33,12 +34,13 @@ thread_control& threads() {
   return t;
 }
 
-void apply_thread_limit(thread_control& t, std::int64_t n) {
+// The cap in force: set_num_threads' n, else AK_NUM_THREADS, else none.
+void apply_thread_limit(thread_control& t) {
   t.limit.reset();
-  if (n == 0) n = t.env_threads;
+  std::int64_t n = t.requested ? t.requested : t.env_threads;
   if (n > 0)
-    t.limit = std::make_unique<tbb::global_control>(
-        tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(n));
+    t.limit = std::make_unique<tbb::global_control>(tbb::global_control::max_allowed_parallelism,
+                                                    static_cast<std::size_t>(n));
 }
 
 // AK_NUM_THREADS: a positive integer, or the backend refuses to load (with this message).
@@ -60,7 +62,8 @@ std::string cpu_model_name() {
   while (std::getline(in, line)) {
     if (line.rfind("model name", 0) == 0) {
       auto colon = line.find(':');
-      if (colon != std::string::npos) return line.substr(line.find_first_not_of(" \t", colon + 1));
+      auto value = colon == std::string::npos ? colon : line.find_first_not_of(" \t", colon + 1);
+      if (value != std::string::npos) return line.substr(value);
     }
   }
   return "host CPU";
@@ -112,7 +115,7 @@ const char* allocate(void* state, std::int64_t, std::size_t bytes, std::size_t a
   *out = nullptr;
   if (bytes == 0) return nullptr;
   try {
-    *out = ::operator new(bytes, std::align_val_t{std::max(alignment, host_alignment)});
+    *out = ::operator new (bytes, std::align_val_t{std::max(alignment, host_alignment)});
     return nullptr;
   } catch (const std::bad_alloc&) {
     auto* s = static_cast<cpu_state*>(state);
@@ -122,7 +125,7 @@ const char* allocate(void* state, std::int64_t, std::size_t bytes, std::size_t a
 }
 
 void deallocate(void*, std::int64_t, void* p, std::size_t, std::size_t alignment) {
-  if (p) ::operator delete(p, std::align_val_t{std::max(alignment, host_alignment)});
+  if (p) ::operator delete (p, std::align_val_t{std::max(alignment, host_alignment)});
 }
 
 const char* copy_bytes(void*, std::int64_t, void* dst, const void* src, std::size_t bytes) {
@@ -141,7 +144,7 @@ const char* cpu_backend_entry(std::uint32_t host_abi_version, ak_backend_v1* out
       state.error = why;
       return state.error.c_str();
     }
-    apply_thread_limit(t, 0);
+    apply_thread_limit(t);  // keeps a cap set in code before the backend loaded
   }
   *out = ak_backend_v1{};
   out->abi_version = AK_BACKEND_ABI_VERSION;
@@ -171,7 +174,8 @@ void set_num_threads(std::int64_t n) {
                          std::to_string(n));
   auto& t = threads();
   std::lock_guard lock(t.mutex);
-  apply_thread_limit(t, n);
+  t.requested = n;
+  apply_thread_limit(t);
 }
 
 std::int64_t num_threads() noexcept {

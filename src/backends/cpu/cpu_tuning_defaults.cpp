@@ -16,7 +16,9 @@ const char* register_tuning_defaults(const ak_host_v1* host) {
   // Radix sort for numbers, merge sort where a comparison sort is needed; 8-bit digits keep the
   // per-thread histograms in L1.
   d.add(sort_hook{}, "*", "*",
-        {.algorithm = sort_algorithm::radix, .radix_digit_bits = 8, .sample_oversampling = 16,
+        {.algorithm = sort_algorithm::radix,
+         .radix_digit_bits = 8,
+         .sample_oversampling = 16,
          .cpu_grain = 1 << 14});
   d.add(sort_hook{}, "*", "bool", {.algorithm = sort_algorithm::radix, .radix_digit_bits = 1});
   return d.status();

@@ -1,8 +1,8 @@
 // `ak demo`: a short tour on one device. Later issues add the first operations and the
 // throughput table; for now it shows the device, an array on it, and how tunings resolve.
 #include <algorithm>
-#include <chrono>
 #include <bit>
+#include <chrono>
 #include <iomanip>
 #include <iostream>
 #include <numeric>
@@ -48,8 +48,8 @@ int run_demo(const demo_options& o) {
   auto r = resolve(auto_alg{}, dev, dtype::float32, {});
   auto e = explain_tuning(sort_hook{}, dev, dtype::float32, {});
   auto schema = tuning_hooks()[2];
-  std::cout << "  auto picks "
-            << schema.fields[0].enum_names[static_cast<std::size_t>(r.algorithm)] << "\n";
+  std::cout << "  auto picks " << schema.fields[0].enum_names[static_cast<std::size_t>(r.algorithm)]
+            << "\n";
   const auto values = std::bit_cast<tuning_slots<sort_tuning>>(e.value);
   for (std::size_t f = 0; f < schema.fields.size(); ++f) {
     std::int64_t v = values[f];

@@ -13,9 +13,12 @@ namespace {
 using json = nlohmann::json;
 
 json capabilities_json(const capabilities& c) {
-  return {{"device_scope_fence", c.device_scope_fence}, {"forward_progress", c.forward_progress},
-          {"atomics64", c.atomics64},   {"float64", c.float64},
-          {"host_accessible", c.host_accessible}, {"sub_groups", c.sub_groups}};
+  return {{"device_scope_fence", c.device_scope_fence},
+          {"forward_progress", c.forward_progress},
+          {"atomics64", c.atomics64},
+          {"float64", c.float64},
+          {"host_accessible", c.host_accessible},
+          {"sub_groups", c.sub_groups}};
 }
 
 json device_json(const device& d) {
@@ -73,8 +76,7 @@ void print_device(const device& d) {
             << bytes_text(i.l2_cache_bytes) << " L3 " << bytes_text(i.l3_cache_bytes) << "\n";
   if (i.kind != device_kind::cpu)
     std::cout << "  sub-group width " << i.sub_group_width << ", local memory "
-              << bytes_text(i.local_memory_bytes) << ", groups up to " << i.max_group_size
-              << "\n";
+              << bytes_text(i.local_memory_bytes) << ", groups up to " << i.max_group_size << "\n";
   std::cout << "  capabilities:";
   const json caps = capabilities_json(i.caps);
   for (const auto& [k, v] : caps.items())
@@ -127,8 +129,10 @@ int run_info(const info_options& o) {
     for (const auto& b : loaded_backends()) {
       json names = json::array();
       for (const auto& d : b.devices) names.push_back(d.name());
-      j["backends"].push_back(
-          {{"name", b.name}, {"origin", b.origin}, {"abi_version", b.abi_version}, {"devices", names}});
+      j["backends"].push_back({{"name", b.name},
+                               {"origin", b.origin},
+                               {"abi_version", b.abi_version},
+                               {"devices", names}});
     }
     j["discoverable_backends"] = json::array();
     for (const auto& [name, path] : discoverable_backends())

@@ -32,6 +32,9 @@ int main(int argc, char** argv) {
   } catch (const ak::error& e) {
     std::cerr << "ak: error: " << e.what() << "\n";
     return 1;
+  } catch (const std::exception& e) {
+    std::cerr << "ak: internal error: " << e.what() << "\n";
+    return 3;
   }
   return 2;
 }
