@@ -14,27 +14,16 @@
 
 #include "ak/core/dtype.hpp"
 #include "ak/core/error.hpp"
+#include "error_message.hpp"
 #include "test_memory.hpp"
 
 namespace {
 
+using ak::test::contains;
+using ak::test::error_message;
+
 using ak::array;
 using ak::shape;
-
-template <class F>
-std::string error_message(F&& f) {
-  try {
-    f();
-  } catch (const ak::argument_error& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "no ak::argument_error thrown";
-  return {};
-}
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
 
 // Distinct-looking test values of any dtype (negative ones for signed types).
 template <class T>

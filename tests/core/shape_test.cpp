@@ -10,23 +10,15 @@
 #include <vector>
 
 #include "ak/core/error.hpp"
+#include "error_message.hpp"
 
 namespace {
 
+using ak::test::contains;
+using ak::test::error_message;
+
 using ak::shape;
 using ak::strides;
-
-// The message of the argument_error that f throws; fails the test if it throws nothing.
-template <class F>
-std::string error_message(F&& f) {
-  try {
-    f();
-  } catch (const ak::argument_error& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "no ak::argument_error thrown";
-  return {};
-}
 
 TEST(Shape, RankZeroHasOneElement) {
   const shape s;

@@ -13,28 +13,17 @@
 #include <vector>
 
 #include "ak/core/error.hpp"
+#include "error_message.hpp"
 #include "test_memory.hpp"
 
 namespace {
 
+using ak::test::contains;
+using ak::test::error_message;
+
 using ak::shape;
 using ak::strides;
 using ak::view;
-
-template <class F>
-std::string error_message(F&& f) {
-  try {
-    f();
-  } catch (const ak::argument_error& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "no ak::argument_error thrown";
-  return {};
-}
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
 
 // A row-major (4, 5, 6) block whose element (i, j, k) holds 100 i + 10 j + k, so that every
 // element says where it came from.
