@@ -31,12 +31,14 @@ if ((${#missing[@]})); then
   fi
 fi
 
-werror=OFF
-[[ "${CI:-}" == true ]] && werror=ON
+# Warnings are errors under CI; elsewhere the cache keeps whatever was configured last, so that
+# switching between the two commands does not rebuild everything.
+werror=()
+[[ "${CI:-}" == true ]] && werror=(-DAK_WERROR=ON)
 jobs=$(nproc 2>/dev/null || echo 2)
 
 echo "== configuring and building Release in build/"
-cmake --preset release -DAK_WERROR=$werror >/dev/null
+cmake --preset release "${werror[@]}" >/dev/null
 cmake --build --preset release -j "$jobs"
 
 if [[ "$mode" == demo ]]; then

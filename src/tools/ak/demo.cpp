@@ -1,7 +1,6 @@
 // `ak demo`: a short tour on one device. Later issues add the first operations and the
 // throughput table; for now it shows the device, an array on it, and how tunings resolve.
 #include <algorithm>
-#include <bit>
 #include <chrono>
 #include <iomanip>
 #include <iostream>
@@ -46,16 +45,14 @@ int run_demo(const demo_options& o) {
   // Tunings are data: where each value comes from, and what a lookup costs.
   std::cout << "\nhow ak::sort resolves for float32 keys on " << dev.name() << ":\n";
   auto r = resolve(auto_alg{}, dev, dtype::float32, {});
-  auto e = explain_tuning(sort_hook{}, dev, dtype::float32, {});
-  auto schema = tuning_hooks()[2];
-  std::cout << "  auto picks " << schema.fields[0].enum_names[static_cast<std::size_t>(r.algorithm)]
+  std::cout << "  auto picks "
+            << (r.algorithm == sort_algorithm::radix   ? "radix_sort"
+                : r.algorithm == sort_algorithm::merge ? "merge_sort"
+                                                       : "sample_sort")
             << "\n";
-  const auto values = std::bit_cast<tuning_slots<sort_tuning>>(e.value);
-  for (std::size_t f = 0; f < schema.fields.size(); ++f) {
-    std::int64_t v = values[f];
-    std::cout << "  " << std::left << std::setw(20) << schema.fields[f].name << std::right
-              << std::setw(8) << v << "  from " << e.origins[f].detail << "\n";
-  }
+  for (const auto& f : explain_tuning(sort_hook::name, dev, dtype::float32))
+    std::cout << "  " << std::left << std::setw(20) << f.field << std::right << std::setw(8)
+              << f.text << "  from " << f.origin.detail << "\n";
   {
     scoped_tuning s(sort_hook{}, {.radix_digit_bits = 11});
     std::cout << "  with ak::scoped_tuning{.radix_digit_bits = 11}: "
