@@ -33,10 +33,18 @@ void check_group_shape(std::string_view alg, std::int64_t block_size, std::int64
                            on_device(dev) + ", " + std::to_string(i.sub_group_width));
 }
 
-// "ak::radix_sort": the name the caller wrote, for messages about its fields.
-template <class Variant>
-std::string alg_name(const Variant& alg) {
-  return std::visit([](const auto& a) { return "ak::" + std::string(a.name); }, alg);
+// Steps 1 and 3 in one lookup: the caller's fields, as the highest layer, over the tuning.
+// tuning() checks them; only when that fails are they checked again, to name the algorithm
+// value the caller wrote ("ak::radix_sort: argument 'radix_digit_bits': ...").
+template <class Hook, class Variant>
+typename Hook::type checked_lookup(Hook hook, const device& dev, dtype t,
+                                   const typename Hook::type& call, const Variant& alg) {
+  try {
+    return tuning(hook, dev, t, call);
+  } catch (const argument_error&) {
+    std::visit([&](const auto& a) { check_tuning(hook, call, "ak::" + std::string(a.name)); }, alg);
+    throw;
+  }
 }
 
 bool can_decouple(const device& dev) {
@@ -63,9 +71,7 @@ resolved_scan resolve(const scan_alg& alg, const device& dev, dtype t) {
                             }},
                  alg);
   bool explicit_alg = !std::holds_alternative<auto_alg>(alg);
-  check_tuning(scan_hook{}, call, alg_name(alg));
-  // Step 3: fill from the tuning registry, the caller's fields as the highest layer.
-  resolved_scan r{scan_algorithm::not_set, tuning(scan_hook{}, dev, t, call)};
+  resolved_scan r{scan_algorithm::not_set, checked_lookup(scan_hook{}, dev, t, call, alg)};
   r.algorithm = r.tuning.algorithm;
   // Step 2: auto falls back to what runs everywhere when the device cannot decouple.
   if (!explicit_alg && r.algorithm == scan_algorithm::decoupled_lookback && !can_decouple(dev))
@@ -114,9 +120,7 @@ resolved_sort resolve(const sort_alg& alg, const device& dev, dtype t, const sor
                                                  .cpu_grain = a.cpu_grain};
                             }},
                  alg);
-  check_tuning(sort_hook{}, call, alg_name(alg));
-  // Step 3.
-  resolved_sort r{sort_algorithm::not_set, tuning(sort_hook{}, dev, t, call)};
+  resolved_sort r{sort_algorithm::not_set, checked_lookup(sort_hook{}, dev, t, call, alg)};
   r.algorithm = r.tuning.algorithm;
   // Step 2: auto keeps the tuning's choice unless the call's facts rule it out; merge sort
   // honours every comparator and is stable.
