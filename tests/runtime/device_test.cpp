@@ -56,6 +56,14 @@ TEST(CpuThreads, CapInCode) {
   EXPECT_THROW(ak::cpu::set_num_threads(-2), ak::argument_error);
 }
 
+// CTest also runs this alone in a fresh process, where the cap is set before the backend loads.
+TEST(CpuThreads, CapSetBeforeTheBackendLoadsIsKept) {
+  ak::cpu::set_num_threads(1);
+  ak::device d("cpu");
+  EXPECT_EQ(ak::cpu::num_threads(), 1);
+  ak::cpu::set_num_threads(0);
+}
+
 // Run by CTest with AK_NUM_THREADS=1 (see CMakeLists.txt); skipped otherwise.
 TEST(CpuThreads, EnvironmentCap) {
   const char* env = std::getenv("AK_NUM_THREADS");
