@@ -149,6 +149,11 @@ void adopt(backend_registry& r, std::unique_ptr<backend_record> b, std::string_v
   } guard{b.get()};
 
   const ak_backend_v1& api = b->api;
+  // The version first: with another version, nothing else in the table can be trusted.
+  if (api.abi_version != AK_BACKEND_ABI_VERSION)
+    fail("backend " + b->origin + " was built for backend ABI version " +
+         std::to_string(api.abi_version) + ", this ak needs version " +
+         std::to_string(AK_BACKEND_ABI_VERSION));
   b->name = api.name ? api.name : "";
   if (!expect.empty() && b->name != expect)
     fail("backend " + b->origin + " calls itself '" + b->name + "', expected '" +
@@ -158,10 +163,6 @@ void adopt(backend_registry& r, std::unique_ptr<backend_record> b, std::string_v
          "': expected lower-case letters, digits and '_'");
   if (find_loaded(r, b->name))
     fail("a backend named '" + b->name + "' is already loaded; not loading " + b->origin);
-  if (api.abi_version != AK_BACKEND_ABI_VERSION)
-    fail("backend '" + b->name + "' (" + b->origin + ") was built for backend ABI version " +
-         std::to_string(api.abi_version) + ", this ak needs version " +
-         std::to_string(AK_BACKEND_ABI_VERSION));
   const std::pair<const void*, const char*> required[] = {
       {reinterpret_cast<const void*>(api.device_count), "device_count"},
       {reinterpret_cast<const void*>(api.describe_device), "describe_device"},

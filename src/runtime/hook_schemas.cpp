@@ -20,6 +20,7 @@ constexpr std::int64_t big = std::int64_t{1} << 40;
 template <class T, std::size_t Offset, std::size_t Index>
 constexpr std::string_view field_name(std::string_view name) {
   static_assert(Index < field_count_v<T>, "more schema fields than struct fields");
+  static_assert(field_count_v<T> <= max_tuning_fields, "raise max_tuning_fields");
   static_assert(Offset == Index * sizeof(std::int64_t), "schema order differs from the struct");
   return name;
 }

@@ -19,6 +19,9 @@
 
 namespace ak::detail {
 
+// The most fields a tuning type may have (the per-thread cache keeps this many slots).
+inline constexpr std::size_t max_tuning_fields = 16;
+
 // ---- hooks ------------------------------------------------------------------------------------
 
 struct field_schema {

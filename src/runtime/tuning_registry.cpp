@@ -22,8 +22,6 @@ namespace ak::detail {
 
 namespace {
 
-constexpr std::size_t max_fields = 16;
-
 struct tuning_state {
   std::shared_mutex mutex;
   std::atomic<std::uint64_t> generation{1};
@@ -102,7 +100,7 @@ struct cached_tuning {
   std::uint64_t scoped_generation = 0;
   std::string_view type_name;  // the caller's declared type, checked when the slot was filled
   std::uint32_t field_count = 0;
-  std::array<std::int64_t, max_fields> values{};
+  std::array<std::int64_t, max_tuning_fields> values{};
 };
 
 struct thread_state {
