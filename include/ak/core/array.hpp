@@ -35,9 +35,13 @@ std::size_t checked_byte_size(std::string_view function, std::string_view argume
 
 // Host ranges an array<T> can copy its elements from: any sized input range of T, contiguous
 // or not (std::vector<bool> is not). Shapes and strides are ranges of int64 too, but never data.
+// clang-format 14 mangles C++20 requires-clauses and concepts:
+// clang-format off
 template <class R, class T>
-concept sized_range_of = std::ranges::input_range<const R> && std::ranges::sized_range<const R> &&
+concept sized_range_of =
+    std::ranges::input_range<const R> && std::ranges::sized_range<const R> &&
     std::same_as<std::ranges::range_value_t<const R>, T> && !std::is_base_of_v<int64_list, R>;
+// clang-format on
 
 // Host staging buffers for fills of memory the host cannot touch: at most this many bytes.
 inline constexpr std::size_t staging_bytes = 64 * 1024;
@@ -73,20 +77,24 @@ class array {
   }
 
   // A 1-d copy of host data (a std::vector, std::span, std::array, ...).
+  // clang-format off
   template <class R>
-  requires detail::sized_range_of<R, T>
+    requires detail::sized_range_of<R, T>
   explicit array(const R& data, const memory_space& memory = host_memory())
       : array(detail::make_1d<ak::shape>(static_cast<std::int64_t>(std::ranges::size(data))),
               memory) {
+    // clang-format on
     assign_from(data);
   }
 
   // A copy of host data with the given shape, whose size must be that of data.
+  // clang-format off
   template <class R>
-  requires detail::sized_range_of<R, T> array(const R& data, ak::shape extents,
-                                              const memory_space& memory = host_memory())
+    requires detail::sized_range_of<R, T>
+  array(const R& data, ak::shape extents, const memory_space& memory = host_memory())
       : array(checked_data_shape(extents, static_cast<std::int64_t>(std::ranges::size(data))),
               memory) {
+    // clang-format on
     assign_from(data);
   }
 
@@ -254,20 +262,20 @@ class array {
   const memory_space* memory_;
 };
 
+// clang-format off
 template <class R>
-requires detail::sized_range_of<R, std::ranges::range_value_t<const R>> array(const R&)
-->array<std::ranges::range_value_t<const R>>;
+  requires detail::sized_range_of<R, std::ranges::range_value_t<const R>>
+array(const R&) -> array<std::ranges::range_value_t<const R>>;
 template <class R>
-requires detail::sized_range_of<R, std::ranges::range_value_t<const R>> array(const R&,
-                                                                              const memory_space&)
-->array<std::ranges::range_value_t<const R>>;
+  requires detail::sized_range_of<R, std::ranges::range_value_t<const R>>
+array(const R&, const memory_space&) -> array<std::ranges::range_value_t<const R>>;
 template <class R>
-requires detail::sized_range_of<R, std::ranges::range_value_t<const R>> array(const R&, shape)
-->array<std::ranges::range_value_t<const R>>;
+  requires detail::sized_range_of<R, std::ranges::range_value_t<const R>>
+array(const R&, shape) -> array<std::ranges::range_value_t<const R>>;
 template <class R>
-requires detail::sized_range_of<R, std::ranges::range_value_t<const R>> array(const R&, shape,
-                                                                              const memory_space&)
-->array<std::ranges::range_value_t<const R>>;
+  requires detail::sized_range_of<R, std::ranges::range_value_t<const R>>
+array(const R&, shape, const memory_space&) -> array<std::ranges::range_value_t<const R>>;
+// clang-format on
 
 template <class T>
 view(array<T>&) -> view<T>;

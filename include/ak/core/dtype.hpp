@@ -111,13 +111,16 @@ AK_DETAIL_DTYPE_OF(double, float64)
 }  // namespace detail
 
 // True for the element types that have a dtype (and so precompiled entry points).
+// clang-format 14 mangles C++20 requires-clauses and concepts:
+// clang-format off
 template <class T>
-inline constexpr bool has_dtype_v = requires {
-  detail::dtype_of_impl<std::remove_cv_t<T>>::value;
-};
+inline constexpr bool has_dtype_v = requires { detail::dtype_of_impl<std::remove_cv_t<T>>::value; };
+// clang-format on
 
+// clang-format off
 template <class T>
-requires has_dtype_v<T>
+  requires has_dtype_v<T>
 inline constexpr dtype dtype_of_v = detail::dtype_of_impl<std::remove_cv_t<T>>::value;
+// clang-format on
 
 }  // namespace ak

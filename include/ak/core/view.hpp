@@ -52,11 +52,15 @@ inline std::size_t checked_dim(std::string_view function, std::string_view argum
 }
 
 // Host ranges that a view<T> can look at: contiguous, sized, and not about to dangle.
+// clang-format 14 mangles C++20 requires-clauses and concepts:
+// clang-format off
 template <class R, class T>
-concept contiguous_range_of = std::ranges::contiguous_range<R> && std::ranges::sized_range<R> &&
-                              std::ranges::borrowed_range<R> && std::is_convertible_v <
-                              std::remove_reference_t<std::ranges::range_reference_t<R>>(*)
-[], T (*)[] > ;
+concept contiguous_range_of =
+    std::ranges::contiguous_range<R> && std::ranges::sized_range<R> &&
+    std::ranges::borrowed_range<R> &&
+    std::is_convertible_v<std::remove_reference_t<std::ranges::range_reference_t<R>> (*)[],
+                          T (*)[]>;
+// clang-format on
 
 }  // namespace detail
 
@@ -85,18 +89,22 @@ class view {
   }
 
   // A 1-d view of a host range: std::vector<T>&, std::span<T>, std::array<T, N>&, ...
+  // clang-format off
   template <class R>
-  requires detail::contiguous_range_of<R, T> view(R&& range)
-  noexcept
+    requires detail::contiguous_range_of<R, T>
+  view(R&& range) noexcept
       : view(detail::unchecked, std::ranges::data(range),
              detail::make_1d<ak::shape>(static_cast<std::int64_t>(std::ranges::size(range))),
              detail::make_1d<ak::strides>(1), host_memory()) {}
+  // clang-format on
 
   // view<T> -> view<const T>.
+  // clang-format off
   template <class U>
-  requires(std::is_same_v<const U, T> && !std::is_const_v<U>) view(const view<U>& other)
-  noexcept
+    requires(std::is_same_v<const U, T> && !std::is_const_v<U>)
+  view(const view<U>& other) noexcept
       : view(detail::unchecked, other.data(), other.shape(), other.strides(), other.memory()) {}
+  // clang-format on
 
   // For shape and strides that ak has already checked.
   view(detail::unchecked_t, T* data, ak::shape extents, ak::strides element_strides,
@@ -287,8 +295,10 @@ class view {
   const memory_space* memory_;
 };
 
+// clang-format off
 template <class R>
-requires std::ranges::contiguous_range<R> view(R&&)
-->view<std::remove_reference_t<std::ranges::range_reference_t<R>>>;
+  requires std::ranges::contiguous_range<R>
+view(R&&) -> view<std::remove_reference_t<std::ranges::range_reference_t<R>>>;
+// clang-format on
 
 }  // namespace ak

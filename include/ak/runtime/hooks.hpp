@@ -96,15 +96,19 @@ struct search_hook {
 
 // What makes a type usable as a tuning type: 64-bit fields only, so that every layer can
 // treat it as an array of int64 slots, and a name to check it by.
+// clang-format 14 mangles C++20 requires-clauses and concepts:
+// clang-format off
 template <class T>
-concept tuning_type = std::is_trivially_copyable_v<T> && std::is_standard_layout_v<T> && sizeof(T) %
-                              sizeof(std::int64_t) ==
-                          0 &&
+concept tuning_type = std::is_trivially_copyable_v<T> && std::is_standard_layout_v<T> &&
+                      sizeof(T) % sizeof(std::int64_t) == 0 &&
                       std::is_same_v<std::remove_cvref_t<decltype(T::type_name)>, std::string_view>;
+// clang-format on
 
+// clang-format off
 template <class H>
 concept tuning_hook = tuning_type<typename H::type> &&
-    std::is_same_v<std::remove_cvref_t<decltype(H::name)>, std::string_view>;
+                      std::is_same_v<std::remove_cvref_t<decltype(H::name)>, std::string_view>;
+// clang-format on
 
 template <tuning_type T>
 inline constexpr std::uint32_t field_count_v = static_cast<std::uint32_t>(sizeof(T) /
