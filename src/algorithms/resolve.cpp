@@ -83,9 +83,7 @@ resolved_scan resolve(const scan_alg& alg, const device& dev, dtype t) {
         on_device(dev) + " has " + (dev.caps().device_scope_fence ? "a fence" : "no fence") +
         " and " + (dev.caps().forward_progress ? "forward progress" : "no forward progress") +
         ". Use ak::reduce_then_scan or ak::auto_alg");
-  check_group_shape(
-      r.algorithm == scan_algorithm::decoupled_lookback ? "decoupled_lookback" : "reduce_then_scan",
-      r.tuning.block_size, r.tuning.sub_group_width, dev);
+  check_group_shape(name_of(r.algorithm), r.tuning.block_size, r.tuning.sub_group_width, dev);
   return r;
 }
 
@@ -129,10 +127,7 @@ resolved_sort resolve(const sort_alg& alg, const device& dev, dtype t, const sor
        (r.algorithm == sort_algorithm::sample && facts.stable)))
     r.algorithm = r.tuning.algorithm = sort_algorithm::merge;
   // Step 4.
-  const char* name = r.algorithm == sort_algorithm::radix   ? "radix_sort"
-                     : r.algorithm == sort_algorithm::merge ? "merge_sort"
-                                                            : "sample_sort";
-  check_group_shape(name, r.tuning.block_size, 0, dev);
+  check_group_shape(name_of(r.algorithm), r.tuning.block_size, 0, dev);
   const device_info& i = dev.info();
   if (i.kind != device_kind::cpu && r.algorithm == sort_algorithm::merge &&
       i.local_memory_bytes > 0 &&

@@ -347,12 +347,6 @@ void register_builtin_backend(std::string_view name, ak_backend_entry_v1_fn entr
   r.builtins.push_back({std::string(name), entry});
 }
 
-const device_record* device_by_index(std::uint32_t index) {
-  auto& r = loaded_registry();
-  std::lock_guard lock(r.mutex);
-  return index < r.devices.size() ? r.devices[index] : nullptr;
-}
-
 void* device_record::allocate(std::size_t bytes, std::size_t alignment) const {
   void* p = nullptr;
   throw_if(*this, backend->api.allocate(backend->api.state, ordinal, bytes, alignment, &p),

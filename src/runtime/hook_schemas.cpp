@@ -163,11 +163,12 @@ std::ptrdiff_t first_invalid_field(const hook_schema& h, const std::int64_t* val
 }
 
 void check_fields(const hook_schema& h, const std::int64_t* values, std::string_view function,
-                  std::string_view prefix) {
+                  bool name_hook) {
   std::ptrdiff_t bad = first_invalid_field(h, values);
   if (bad < 0) return;
   const field_schema& f = h.fields[static_cast<std::size_t>(bad)];
-  throw argument_error(function, std::string(prefix) + std::string(f.name), expected_field_value(f),
+  std::string argument = name_hook ? std::string(h.name) + "." : std::string();
+  throw argument_error(function, argument.append(f.name), expected_field_value(f),
                        std::to_string(values[static_cast<std::size_t>(bad)]));
 }
 

@@ -54,10 +54,10 @@ std::string type_mismatch(const hook_schema& h, std::string_view type_name,
                           std::uint32_t field_count);
 // The index of the first set field whose value is out of its range, or -1.
 std::ptrdiff_t first_invalid_field(const hook_schema& h, const std::int64_t* values);
-// Throws ak::argument_error(function, "<prefix><field>", expected, actual) for the first set
-// field out of range.
+// Throws ak::argument_error(function, "<field>", expected, actual) for the first set field out
+// of range; with `name_hook` the argument is "<hook>.<field>". Allocates only on failure.
 void check_fields(const hook_schema& h, const std::int64_t* values, std::string_view function,
-                  std::string_view prefix);
+                  bool name_hook);
 
 // ---- devices and backends ---------------------------------------------------------------------
 
@@ -89,8 +89,7 @@ struct backend_record {
 // a static initialiser in libak. The cpu backend is one.
 void register_builtin_backend(std::string_view name, ak_backend_entry_v1_fn entry);
 
-// All devices loaded so far, by index. The records live until the process ends.
-const device_record* device_by_index(std::uint32_t index);
+// The record behind a device handle; records live until the process ends.
 inline const device_record& record_of(const device& d) noexcept {
   return *d.record();
 }

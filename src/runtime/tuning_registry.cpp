@@ -186,7 +186,7 @@ void check_declared_type(const hook_schema& h, std::string_view type_name,
 }
 
 void check_call_values(const hook_schema& h, const std::int64_t* call) {
-  check_fields(h, call, "ak::tuning", std::string(h.name) + ".");
+  check_fields(h, call, "ak::tuning", true);
 }
 
 // Every layer below the call's, into out/origins (origins may be null).
@@ -249,10 +249,7 @@ void lookup_tuning(std::uint32_t hook, std::string_view type_name, std::uint32_t
   // Type names compare by content: libak and a user's program hold separate copies.
   if (slot.generation != generation || slot.scoped_generation != ts->scoped_generation ||
       slot.field_count != field_count || slot.type_name != type_name) {
-    const hook_schema& h = schema_of(hook);
-    const device_record& d = record_of(dev);
-    check_declared_type(h, type_name, field_count, d);
-    resolve_shared_layers(hook, d, t, slot.values.data(), nullptr);
+    explain_tuning(hook, type_name, field_count, dev, t, nullptr, slot.values.data(), nullptr);
     slot.generation = generation;
     slot.scoped_generation = ts->scoped_generation;
     slot.type_name = type_name;
@@ -284,7 +281,7 @@ void check_tuning_fields(std::uint32_t hook, std::string_view type_name, std::ui
   if (auto why = type_mismatch(h, type_name, field_count); !why.empty())
     throw tuning_error(std::string(function) + ": values for hook '" + std::string(h.name) +
                        "' given as type " + why);
-  check_fields(h, values, function, "");
+  check_fields(h, values, function, false);
 }
 
 void add_backend_tunings(const std::string& backend, std::vector<tuning_entry> defaults,
@@ -345,7 +342,7 @@ void scoped_tuning::push(std::uint32_t hook, std::string_view type_name, std::ui
                          "\"*\", a backend, a device class or a device name", "\"\"");
   if (auto why = detail::check_dtype_selector(where.dtype); !why.empty())
     throw argument_error("ak::scoped_tuning", "where.dtype", why, "\"" + where.dtype + "\"");
-  detail::check_fields(h, values, "ak::scoped_tuning", std::string(h.name) + ".");
+  detail::check_fields(h, values, "ak::scoped_tuning", true);
   detail::thread_state* ts = detail::this_thread_state();
   if (!ts) throw tuning_error("ak::scoped_tuning created while its thread is exiting");
   detail::tuning_entry e;

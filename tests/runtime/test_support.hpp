@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 
+#include "ak/core/error.hpp"
 #include "ak/runtime/tuning.hpp"
 
 namespace ak::test {
@@ -52,26 +53,26 @@ class temp_file {
   std::filesystem::path path_;
 };
 
+// Rereads AK_TUNING and the cache files; returns the error text, or "" when they were accepted.
+inline std::string reload_error() {
+  try {
+    reload_tuning_files();
+    return {};
+  } catch (const tuning_error& e) {
+    return e.what();
+  }
+}
+
 // Points AK_TUNING at `value` (a path or inline JSON) for a scope, rereading the files on entry
 // and exit so that later tests see no trace of it.
 class scoped_user_tuning {
  public:
   explicit scoped_user_tuning(std::optional<std::string> value) : env_("AK_TUNING", value) {}
   // Rereads and returns the error text ("" when the file was accepted).
-  std::string reload() {
-    try {
-      reload_tuning_files();
-      return {};
-    } catch (const tuning_error& e) {
-      return e.what();
-    }
-  }
+  std::string reload() { return reload_error(); }
   ~scoped_user_tuning() {
     ::unsetenv("AK_TUNING");
-    try {
-      reload_tuning_files();
-    } catch (...) {
-    }
+    (void)reload_error();
   }
 
  private:

@@ -47,6 +47,12 @@ struct decoupled_lookback {
 
 using scan_alg = std::variant<auto_alg, reduce_then_scan, decoupled_lookback>;
 
+// The name of the algorithm value a resolved choice stands for ("decoupled_lookback").
+constexpr std::string_view name_of(scan_algorithm a) noexcept {
+  return a == scan_algorithm::decoupled_lookback ? decoupled_lookback::name
+                                                 : reduce_then_scan::name;
+}
+
 struct resolved_scan {
   scan_algorithm algorithm;
   scan_tuning tuning;  // every field set
@@ -81,6 +87,13 @@ struct sample_sort {
 };
 
 using sort_alg = std::variant<auto_alg, radix_sort, merge_sort, sample_sort>;
+
+// The name of the algorithm value a resolved choice stands for ("radix_sort").
+constexpr std::string_view name_of(sort_algorithm a) noexcept {
+  return a == sort_algorithm::radix   ? radix_sort::name
+         : a == sort_algorithm::merge ? merge_sort::name
+                                      : sample_sort::name;
+}
 
 // What a sort call knows before it looks at data.
 struct sort_facts {

@@ -45,11 +45,7 @@ int run_demo(const demo_options& o) {
   // Tunings are data: where each value comes from, and what a lookup costs.
   std::cout << "\nhow ak::sort resolves for float32 keys on " << dev.name() << ":\n";
   auto r = resolve(auto_alg{}, dev, dtype::float32, {});
-  std::cout << "  auto picks "
-            << (r.algorithm == sort_algorithm::radix   ? "radix_sort"
-                : r.algorithm == sort_algorithm::merge ? "merge_sort"
-                                                       : "sample_sort")
-            << "\n";
+  std::cout << "  auto picks " << name_of(r.algorithm) << "\n";
   for (const auto& f : explain_tuning(sort_hook::name, dev, dtype::float32))
     std::cout << "  " << std::left << std::setw(20) << f.field << std::right << std::setw(8)
               << f.text << "  from " << f.origin.detail << "\n";
