@@ -1,12 +1,19 @@
 // Everything of ak's public API.
 #pragma once
 
+#include "ak/algorithms/accumulate.hpp"
 #include "ak/algorithms/algorithm_values.hpp"
+#include "ak/algorithms/elementwise.hpp"
+#include "ak/algorithms/options.hpp"
+#include "ak/algorithms/reduce.hpp"
+#include "ak/algorithms/search.hpp"
+#include "ak/algorithms/sort.hpp"
 #include "ak/backends/cpu.hpp"
 #include "ak/core/array.hpp"
 #include "ak/core/dtype.hpp"
 #include "ak/core/error.hpp"
 #include "ak/core/memory.hpp"
+#include "ak/core/operators.hpp"
 #include "ak/core/shape.hpp"
 #include "ak/core/view.hpp"
 #include "ak/runtime/device.hpp"

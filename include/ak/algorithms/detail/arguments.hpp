@@ -1,0 +1,97 @@
+// What every algorithm does with its arguments before touching data: turn them into views, find
+// the device their memory is on, check shapes, and look up the tuning.
+#pragma once
+
+#include <cstdint>
+#include <ranges>
+#include <span>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include "ak/core/array.hpp"
+#include "ak/core/dtype.hpp"
+#include "ak/core/error.hpp"
+#include "ak/core/shape.hpp"
+#include "ak/core/view.hpp"
+#include "ak/runtime/device.hpp"
+#include "ak/runtime/tuning.hpp"
+
+namespace ak::detail {
+
+// ---- Ranges as views --------------------------------------------------------------------------
+// An algorithm's array arguments may be an ak::view, an ak::array, or a contiguous host range
+// (std::vector, std::span, std::array, ...); all become views.
+
+template <class T>
+view<T> as_view(view<T> v) noexcept {
+  return v;
+}
+template <class T>
+view<T> as_view(array<T>& a) noexcept {
+  return a.view();
+}
+template <class T>
+view<const T> as_view(const array<T>& a) noexcept {
+  return a.view();
+}
+// clang-format off
+template <class R>
+  requires(std::ranges::contiguous_range<R> && std::ranges::sized_range<R>)
+auto as_view(R&& r) noexcept {
+  // clang-format on
+  using T = std::remove_reference_t<std::ranges::range_reference_t<R>>;
+  return view<T>(r);
+}
+
+template <class R>
+using view_of_t = decltype(as_view(std::declval<R&>()));
+template <class R>
+using element_t = std::remove_cv_t<typename view_of_t<R>::element_type>;
+
+template <class R>
+view<const element_t<R>> as_const_view(R&& r) {
+  return view<const element_t<R>>(as_view(r));
+}
+
+// ---- Devices -----------------------------------------------------------------------------------
+
+// The device that runs an algorithm on data in `memory`; throws when its backend has no
+// algorithms (only cpu has them so far).
+device algorithm_device(std::string_view function, std::string_view argument,
+                        const memory_space& memory);
+
+// The dtype whose tunings a custom element type uses: the unsigned integer of its size (the
+// largest, uint64, for bigger types), documented in docs/tuning.md.
+template <class T>
+constexpr dtype tuning_dtype() {
+  if constexpr (has_dtype_v<T>) return dtype_of_v<T>;
+  else if constexpr (sizeof(T) == 1) return dtype::uint8;
+  else if constexpr (sizeof(T) == 2) return dtype::uint16;
+  else if constexpr (sizeof(T) == 4) return dtype::uint32;
+  else return dtype::uint64;
+}
+
+// ---- Errors ------------------------------------------------------------------------------------
+
+[[noreturn]] void throw_shape_mismatch(std::string_view function, std::string_view argument,
+                                       const shape& expected, const shape& actual);
+[[noreturn]] void throw_not_broadcastable(std::string_view function, const shape& a,
+                                          const shape& b);
+[[noreturn]] void throw_bad_dims(std::string_view function, std::span<const std::int64_t> dims,
+                                 std::size_t rank);
+[[noreturn]] void throw_no_init(std::string_view function, std::string_view why);
+[[noreturn]] void throw_temp_too_small(std::string_view function, std::size_t need,
+                                       std::size_t got);
+[[noreturn]] void throw_rank(std::string_view function, std::string_view argument,
+                             std::string_view expected, std::size_t rank);
+[[noreturn]] void throw_index_out_of_range(std::string_view function, std::int64_t position,
+                                           std::int64_t index, std::int64_t size);
+[[noreturn]] void throw_overlap(std::string_view function, std::string_view a, std::string_view b);
+
+// A reduction's dimensions as a mask over `rank` dimensions (a repeated dim counts once).
+std::uint32_t dims_mask(std::string_view function, std::span<const std::int64_t> dims,
+                        std::size_t rank);
+
+}  // namespace ak::detail

@@ -1,0 +1,251 @@
+// reduce, mapreduce (whole array or along dims), sum, prod, minimum, maximum, count, any, all.
+//
+//   double s = ak::sum(v);
+//   ak::array<float> col = ak::sum(matrix, ak::dims{0});            // shape (1, n)
+//   auto r = ak::reduce(v, ak::plus{}, ak::reduce_options<std::int64_t>{.init = 0});
+//
+// Along dims, the result keeps the array's rank with the reduced extents set to 1 (as Julia's
+// dims keyword). op must be associative; partial results are combined in element order.
+// Determinism: the same bits run to run for a fixed thread count and tuning.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <optional>
+#include <type_traits>
+
+#include "ak/algorithms/detail/arguments.hpp"
+#include "ak/algorithms/options.hpp"
+#include "ak/algorithms/precompiled.hpp"
+#include "ak/backends/cpu/reduce.hpp"
+#include "ak/backends/cpu/strided_loops.hpp"
+
+namespace ak {
+
+namespace detail {
+
+template <class T>
+cpu::strided_space<1> space_of(const view<T>& v) {
+  cpu::strided_space<1> s;
+  s.rank = v.rank();
+  for (std::size_t d = 0; d < s.rank; ++d) {
+    s.extent[d] = v.shape()[d];
+    s.stride[0][d] = v.strides()[d];
+  }
+  return cpu::coalesce(s);
+}
+
+template <class R, class Op>
+std::optional<R> init_or_neutral(const std::optional<R>& given) {
+  return given ? given : neutral_element<R, Op>();
+}
+
+// The header-template reduction, for every element type and operator.
+template <class T, class R, class F, class Op>
+R mapreduce_all(view<const T> v, const F& f, const Op& op, const reduce_options<R>& o,
+                std::string_view function) {
+  const device dev = algorithm_device(function, "src", v.memory());
+  const std::optional<R> init = init_or_neutral<R, Op>(o.init);
+  if (v.empty() && !init) throw_no_init(function, "for an empty input");
+  const reduce_tuning t = tuning(reduce_hook{}, dev, tuning_dtype<T>(), o.tuning);
+  const std::optional<R> r =
+      cpu::mapreduce_space(v.data(), space_of(v), f, op, init_or_neutral<R, Op>(o.neutral), t);
+  if (!r) return *init;
+  return o.init ? static_cast<R>(op(*o.init, *r)) : *r;
+}
+
+template <class T, class R, class F, class Op>
+array<R> mapreduce_along(view<const T> v, const F& f, const Op& op, const dims& d,
+                         const reduce_options<R>& o, std::string_view function) {
+  const device dev = algorithm_device(function, "src", v.memory());
+  if (d.size() > max_rank) throw_bad_dims(function, d.values(), v.rank());
+  const std::uint32_t mask = dims_mask(function, d.values(), v.rank());
+  std::array<std::int64_t, max_rank> out_extent{};
+  std::int64_t per_output = 1;
+  for (std::size_t k = 0; k < v.rank(); ++k) {
+    const bool reduced = (mask >> k) & 1u;
+    out_extent[k] = reduced ? 1 : v.shape()[k];
+    if (reduced) per_output *= v.shape()[k];
+  }
+  const shape out_shape(unchecked, {out_extent.data(), v.rank()});
+  const std::optional<R> init = init_or_neutral<R, Op>(o.init);
+  if (per_output == 0 && out_shape.size() != 0 && !init)
+    throw_no_init(function, "for dimensions of extent 0");
+  const reduce_tuning t = tuning(reduce_hook{}, dev, tuning_dtype<T>(), o.tuning);
+  array<R> out(out_shape);
+  if (out.empty()) return out;
+  const strides out_strides = row_major_strides(out_shape);
+  cpu::reduce_split sp;
+  std::int64_t innermost = -1, smallest = 0;
+  for (std::size_t k = 0; k < v.rank(); ++k) {
+    const std::int64_t e = v.shape()[k], st = v.strides()[k];
+    if (e > 1 && (innermost < 0 || std::abs(st) < smallest)) {
+      innermost = static_cast<std::int64_t>(k);
+      smallest = std::abs(st);
+    }
+    if ((mask >> k) & 1u) {
+      sp.reduced.extent[sp.reduced.rank] = e;
+      sp.reduced.stride[0][sp.reduced.rank++] = st;
+    } else {
+      sp.kept.extent[sp.kept.rank] = e;
+      sp.kept.stride[0][sp.kept.rank] = st;
+      sp.kept.stride[1][sp.kept.rank++] = out_strides[k];
+    }
+  }
+  const bool innermost_reduced = innermost < 0 || ((mask >> innermost) & 1u);
+  // Vector accumulators of half the L1 data cache.
+  const std::int64_t l1 = dev.info().l1_cache_bytes > 0 ? dev.info().l1_cache_bytes : 32 * 1024;
+  const std::int64_t block = std::max<std::int64_t>(16, l1 / 2 / static_cast<std::int64_t>(sizeof(R)));
+  cpu::mapreduce_dims(v.data(), out.data(), sp, innermost_reduced, block, f, op, o.init,
+                      init_or_neutral<R, Op>(o.neutral), t);
+  return out;
+}
+
+template <class T, class R, class Op>
+inline constexpr bool precompiled_reduce_v =
+    std::is_same_v<T, R> && op_kind_v<Op> != op_kind::custom && precompiled_type_v<T>;
+
+}  // namespace detail
+
+// op over every element, combined once with init: op(init, x0 op x1 op ...). Init, the result
+// type, is the element type unless reduce_options<Init> says otherwise.
+template <class Src, class Op, class Init = detail::element_t<const Src>>
+Init reduce(const Src& src, Op op, const reduce_options<Init>& o = {}) {
+  using T = detail::element_t<const Src>;
+  const view<const T> v = detail::as_const_view(src);
+  if constexpr (detail::precompiled_reduce_v<T, Init, Op>)
+    return detail::reduce_entry(v, op_kind_v<Op>, o);
+  else
+    return detail::mapreduce_all(v, identity{}, op, o, "ak::reduce");
+}
+
+// op along the dimensions `along`; the result has src's rank with those extents 1.
+template <class Src, class Op, class Init = detail::element_t<const Src>>
+array<Init> reduce(const Src& src, Op op, const dims& along, const reduce_options<Init>& o = {}) {
+  using T = detail::element_t<const Src>;
+  const view<const T> v = detail::as_const_view(src);
+  if constexpr (detail::precompiled_reduce_v<T, Init, Op>)
+    return detail::reduce_dims_entry(v, op_kind_v<Op>, along, o);
+  else
+    return detail::mapreduce_along(v, identity{}, op, along, o, "ak::reduce");
+}
+
+// op over f(x) of every element.
+template <class Src, class F, class Op,
+          class Init = std::remove_cvref_t<std::invoke_result_t<F&, const detail::element_t<const Src>&>>>
+Init mapreduce(const Src& src, F f, Op op, const reduce_options<Init>& o = {}) {
+  return detail::mapreduce_all(detail::as_const_view(src), f, op, o, "ak::mapreduce");
+}
+
+template <class Src, class F, class Op,
+          class Init = std::remove_cvref_t<std::invoke_result_t<F&, const detail::element_t<const Src>&>>>
+array<Init> mapreduce(const Src& src, F f, Op op, const dims& along, const reduce_options<Init>& o = {}) {
+  return detail::mapreduce_along(detail::as_const_view(src), f, op, along, o, "ak::mapreduce");
+}
+
+template <class Src, class Init = detail::element_t<const Src>>
+Init sum(const Src& src, const reduce_options<Init>& o = {}) {
+  return reduce(src, plus{}, o);
+}
+template <class Src, class Init = detail::element_t<const Src>>
+array<Init> sum(const Src& src, const dims& along, const reduce_options<Init>& o = {}) {
+  return reduce(src, plus{}, along, o);
+}
+template <class Src, class Init = detail::element_t<const Src>>
+Init prod(const Src& src, const reduce_options<Init>& o = {}) {
+  return reduce(src, multiplies{}, o);
+}
+template <class Src, class Init = detail::element_t<const Src>>
+array<Init> prod(const Src& src, const dims& along, const reduce_options<Init>& o = {}) {
+  return reduce(src, multiplies{}, along, o);
+}
+// minimum and maximum propagate NaN; of no elements they are +Inf / -Inf (or the type's max /
+// lowest), unless init says otherwise.
+template <class Src, class Init = detail::element_t<const Src>>
+Init minimum(const Src& src, const reduce_options<Init>& o = {}) {
+  return reduce(src, minimum_op{}, o);
+}
+template <class Src, class Init = detail::element_t<const Src>>
+array<Init> minimum(const Src& src, const dims& along, const reduce_options<Init>& o = {}) {
+  return reduce(src, minimum_op{}, along, o);
+}
+template <class Src, class Init = detail::element_t<const Src>>
+Init maximum(const Src& src, const reduce_options<Init>& o = {}) {
+  return reduce(src, maximum_op{}, o);
+}
+template <class Src, class Init = detail::element_t<const Src>>
+array<Init> maximum(const Src& src, const dims& along, const reduce_options<Init>& o = {}) {
+  return reduce(src, maximum_op{}, along, o);
+}
+
+namespace detail {
+template <class Pred>
+struct count_if_true {
+  Pred pred;
+  template <class T>
+  std::int64_t operator()(const T& x) const {
+    return pred(x) ? 1 : 0;
+  }
+};
+struct truthy {
+  template <class T>
+  bool operator()(const T& x) const {
+    return static_cast<bool>(x);
+  }
+};
+
+// Whether pred holds for some element (want = true) or fails for some (want = false). Tasks stop
+// at the next block once any task has found one.
+template <class T, class Pred>
+bool find_any(view<const T> v, const Pred& pred, bool want, const loop_options& o,
+              std::string_view function) {
+  const device dev = algorithm_device(function, "src", v.memory());
+  const std::int64_t grain = tuning(map_hook{}, dev, tuning_dtype<T>(), o.tuning).cpu_grain;
+  const cpu::strided_space<1> s = space_of(v);
+  const cpu::chunks c = cpu::plan_chunks(s.size(), grain, cpu::balanced_task_limit(), 64);
+  std::atomic<bool> found{false};
+  cpu::parallel_tasks(c.count, [&](std::int64_t k) {
+    // Blocks of a few KiB: long enough to vectorise, short enough to stop soon.
+    const std::int64_t block = std::max<std::int64_t>(64, 4096 / static_cast<std::int64_t>(sizeof(T)));
+    for (std::int64_t b = c.begin(k); b < c.end(k); b += block) {
+      if (found.load(std::memory_order_relaxed)) return;
+      bool hit = false;
+      cpu::visit_rows(s, b, std::min(c.end(k), b + block),
+                      [&](const std::array<std::int64_t, 1>& off, std::int64_t n) {
+                        const T* p = v.data() + off[0];
+                        const std::int64_t st = s.row_stride(0);
+                        if (st == 1)
+                          for (std::int64_t i = 0; i < n; ++i) hit |= (static_cast<bool>(pred(p[i])) == want);
+                        else
+                          for (std::int64_t i = 0; i < n; ++i) hit |= (static_cast<bool>(pred(p[i * st])) == want);
+                      });
+      if (hit) {
+        found.store(true, std::memory_order_relaxed);
+        return;
+      }
+    }
+  });
+  return found.load();
+}
+}  // namespace detail
+
+// How many elements satisfy pred (count(src): how many are true / nonzero).
+template <class Src, class Pred = detail::truthy>
+std::int64_t count(const Src& src, Pred pred = {}) {
+  return detail::mapreduce_all(detail::as_const_view(src), detail::count_if_true<Pred>{pred}, plus{},
+                               reduce_options<std::int64_t>{}, "ak::count");
+}
+
+// Whether pred holds for any element; stops early once one is found.
+template <class Src, class Pred = detail::truthy>
+bool any(const Src& src, Pred pred = {}, const loop_options& o = {}) {
+  return detail::find_any(detail::as_const_view(src), pred, true, o, "ak::any");
+}
+
+// Whether pred holds for every element (true for none); stops early at the first that fails.
+template <class Src, class Pred = detail::truthy>
+bool all(const Src& src, Pred pred = {}, const loop_options& o = {}) {
+  return !detail::find_any(detail::as_const_view(src), pred, false, o, "ak::all");
+}
+
+}  // namespace ak

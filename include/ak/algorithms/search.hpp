@@ -1,0 +1,83 @@
+// searchsortedfirst and searchsortedlast for many queries at once.
+//
+//   auto pos = ak::searchsortedfirst(sorted, queries);   // int64, shape of queries
+//
+// `sorted` is a 1-d array in the order lt(by(.), by(.)) (descending when rev). For each query q,
+// searchsortedfirst gives the first index i with !(sorted[i] < q), or sorted.size() when there is
+// none; searchsortedlast gives the last index i with !(q < sorted[i]), or -1 when there is none
+// (Julia's results, 0-based).
+#pragma once
+
+#include <cstdint>
+
+#include "ak/algorithms/detail/arguments.hpp"
+#include "ak/algorithms/options.hpp"
+#include "ak/algorithms/precompiled.hpp"
+#include "ak/algorithms/sort.hpp"
+#include "ak/backends/cpu/parallel.hpp"
+
+namespace ak {
+
+namespace detail {
+
+template <class T, class By, class Lt>
+array<std::int64_t> searchsorted_impl(view<const T> s, view<const T> q, bool last,
+                                      const search_options<By, Lt>& o, std::string_view function) {
+  const device dev = algorithm_device(function, "sorted", s.memory());
+  algorithm_device(function, "queries", q.memory());
+  if (s.rank() != 1) throw_rank(function, "sorted", "a 1-d array", s.rank());
+  const search_tuning t = tuning(search_hook{}, dev, tuning_dtype<T>(), o.tuning);
+  const array<T> queries = copy(q);  // row-major, whatever q's strides
+  array<std::int64_t> out(q.shape());
+  const T* base = s.data();
+  const std::int64_t stride = s.strides()[0], n = s.size();
+  const T* qp = queries.data();
+  std::int64_t* op = out.data();
+  const sort_less<By, Lt> less{o.by, o.lt, o.rev};
+  const cpu::chunks c = cpu::plan_chunks(out.size(), t.cpu_grain, cpu::balanced_task_limit());
+  cpu::parallel_tasks(c.count, [&](std::int64_t k) {
+    for (std::int64_t j = c.begin(k); j < c.end(k); ++j) {
+      const T& x = qp[j];
+      // Binary search for the first index where the predicate turns true.
+      std::int64_t lo = 0, hi = n;
+      while (lo < hi) {
+        const std::int64_t mid = lo + (hi - lo) / 2;
+        const T& m = base[mid * stride];
+        const bool right = last ? less(x, m) : !less(m, x);
+        if (right) hi = mid;
+        else lo = mid + 1;
+      }
+      op[j] = last ? lo - 1 : lo;
+    }
+  });
+  return out;
+}
+
+template <class T, class By, class Lt>
+array<std::int64_t> searchsorted_dispatch(view<const T> s, view<const T> q, bool last,
+                                          const search_options<By, Lt>& o, const char* function) {
+  if constexpr (precompiled_sort_v<T, By, Lt>) return searchsorted_entry(s, q, last, o);
+  else return searchsorted_impl(s, q, last, o, function);
+}
+
+}  // namespace detail
+
+template <class Sorted, class Queries, class By = identity, class Lt = isless>
+array<std::int64_t> searchsortedfirst(const Sorted& sorted, const Queries& queries,
+                                      const search_options<By, Lt>& o = {}) {
+  using T = detail::element_t<const Sorted>;
+  return detail::searchsorted_dispatch(detail::as_const_view(sorted),
+                                       view<const T>(detail::as_const_view(queries)), false, o,
+                                       "ak::searchsortedfirst");
+}
+
+template <class Sorted, class Queries, class By = identity, class Lt = isless>
+array<std::int64_t> searchsortedlast(const Sorted& sorted, const Queries& queries,
+                                     const search_options<By, Lt>& o = {}) {
+  using T = detail::element_t<const Sorted>;
+  return detail::searchsorted_dispatch(detail::as_const_view(sorted),
+                                       view<const T>(detail::as_const_view(queries)), true, o,
+                                       "ak::searchsortedlast");
+}
+
+}  // namespace ak

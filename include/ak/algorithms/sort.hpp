@@ -1,0 +1,235 @@
+// sort, sort_inplace, sortperm, sort_by_key.
+//
+//   ak::sort_inplace(v);                                  // radix sort for numbers
+//   ak::sort_inplace(v, {.rev = true});
+//   ak::sort_inplace(people, ak::sort_options{.by = [](const person& p) { return p.age; }});
+//   auto perm = ak::sortperm(v);                          // int64, 0-based, stable
+//
+// Elements are ordered by lt(by(a), by(b)); the default lt is ak::isless (NaN last, -0.0 before
+// +0.0). Sorts are stable unless .stable = false. The algorithm comes from .alg, resolved once
+// before any data is touched: radix sort (numeric keys, default order; the default for numbers),
+// merge sort (stable, any order; the default otherwise), sample sort (not stable, any order).
+// An algorithm that cannot honour the options is a capability_error, never replaced.
+// Peak memory: the input plus one scratch copy (plus the indices for sortperm and pairs).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <type_traits>
+
+#include "ak/algorithms/algorithm_values.hpp"
+#include "ak/algorithms/detail/arguments.hpp"
+#include "ak/algorithms/elementwise.hpp"
+#include "ak/algorithms/options.hpp"
+#include "ak/algorithms/precompiled.hpp"
+#include "ak/backends/cpu/comparison_sort.hpp"
+#include "ak/backends/cpu/radix_sort.hpp"
+
+namespace ak {
+
+namespace detail {
+
+// The strict weak order a sort uses: lt(by(a), by(b)), reversed when rev.
+template <class By, class Lt>
+struct sort_less {
+  const By& by;
+  const Lt& lt;
+  bool rev;
+  template <class A, class B>
+  bool operator()(const A& a, const B& b) const {
+    return rev ? static_cast<bool>(lt(by(b), by(a))) : static_cast<bool>(lt(by(a), by(b)));
+  }
+};
+
+template <class T, class By, class Lt>
+inline constexpr bool default_order_v =
+    std::is_same_v<By, identity> && std::is_same_v<Lt, isless> && cpu::radix_sortable_v<T>;
+
+// A scratch buffer of n elements: the caller's temp storage when given, else owned memory.
+template <class T>
+class scratch {
+ public:
+  scratch(std::int64_t n, temp_storage temp, std::string_view function) {
+    const std::size_t need = bytes(n);
+    if (!temp.empty()) {
+      if (temp.size() < need) throw_temp_too_small(function, need, temp.size());
+      void* p = temp.data();
+      std::size_t space = temp.size();
+      data_ = static_cast<T*>(std::align(alignof(T), static_cast<std::size_t>(n) * sizeof(T), p, space));
+    } else if (n > 0) {
+      owned_.reset(new T[static_cast<std::size_t>(n)]);  // default-initialised: no pass over memory
+      data_ = owned_.get();
+    }
+  }
+  static std::size_t bytes(std::int64_t n) { return static_cast<std::size_t>(n) * sizeof(T) + alignof(T); }
+  T* data() const noexcept { return data_; }
+
+ private:
+  std::unique_ptr<T[]> owned_;
+  T* data_ = nullptr;
+};
+
+template <class T, class By, class Lt>
+resolved_sort resolve_sort(const sort_options<By, Lt>& o, const device& dev, std::string_view function) {
+  if (std::holds_alternative<radix_sort>(o.alg) && !cpu::radix_sortable_v<T>)
+    throw capability_error(std::string(function) +
+                           ": radix_sort orders numeric keys (integers, floats, bool) by their "
+                           "bits; this element type is not one. Use ak::merge_sort, "
+                           "ak::sample_sort or ak::auto_alg");
+  const sort_facts facts{.custom_order = !default_order_v<T, By, Lt>, .stable = o.stable};
+  return resolve(o.alg, dev, tuning_dtype<T>(), facts);
+}
+
+// Sorts a contiguous run with a resolved algorithm; tmp holds n elements.
+template <class T, class By, class Lt>
+void sort_run(T* p, T* tmp, std::int64_t n, const resolved_sort& r, const sort_options<By, Lt>& o) {
+  const sort_less<By, Lt> less{o.by, o.lt, o.rev};
+  switch (r.algorithm) {
+    case sort_algorithm::radix:
+      if constexpr (cpu::radix_sortable_v<T>)
+        cpu::radix_sort<T>(p, tmp, nullptr, nullptr, n, static_cast<int>(r.tuning.radix_digit_bits),
+                           o.rev, r.tuning.cpu_grain);
+      break;
+    case sort_algorithm::sample:
+      cpu::sample_sort(p, tmp, n, r.tuning.cpu_grain, r.tuning.sample_oversampling, less);
+      break;
+    default:
+      cpu::merge_sort(p, tmp, n, r.tuning.cpu_grain, less);
+      break;
+  }
+}
+
+template <class T, class By, class Lt>
+void sort_impl(view<T> v, const sort_options<By, Lt>& o, std::string_view function) {
+  const device dev = algorithm_device(function, "v", v.memory());
+  if (v.rank() != 1) throw_rank(function, "v", "a 1-d array", v.rank());
+  const resolved_sort r = resolve_sort<T>(o, dev, function);
+  const std::int64_t n = v.size();
+  scratch<T> tmp(n, o.temp, function);
+  if (n <= 1) return;
+  if (v.is_contiguous()) {
+    sort_run(v.data(), tmp.data(), n, r, o);
+    return;
+  }
+  array<T> packed = copy(view<const T>(v));
+  sort_run(packed.data(), tmp.data(), n, r, o);
+  identity_copy id;
+  elementwise(v, id, r.tuning.cpu_grain, view<const T>(packed.view()));
+}
+
+// The stable permutation that sorts v (indices into v), by the resolved algorithm.
+template <class T, class By, class Lt>
+array<std::int64_t> sortperm_impl(view<const T> v, const sort_options<By, Lt>& o, std::string_view function) {
+  const device dev = algorithm_device(function, "v", v.memory());
+  if (v.rank() != 1) throw_rank(function, "v", "a 1-d array", v.rank());
+  const resolved_sort r = resolve_sort<T>(o, dev, function);
+  const std::int64_t n = v.size();
+  scratch<T> tmp(n, o.temp, function);
+  array<std::int64_t> perm(v.shape());
+  std::int64_t* idx = perm.data();
+  foreachindex(n, [&](std::int64_t i) { idx[i] = i; });
+  if (n <= 1) return perm;
+  std::unique_ptr<std::int64_t[]> idx_tmp(new std::int64_t[static_cast<std::size_t>(n)]);
+  array<T> keys = copy(v);
+  if constexpr (cpu::radix_sortable_v<T>) {
+    if (r.algorithm == sort_algorithm::radix) {
+      cpu::radix_sort<T, std::int64_t>(keys.data(), tmp.data(), idx, idx_tmp.get(), n,
+                                       static_cast<int>(r.tuning.radix_digit_bits), o.rev,
+                                       r.tuning.cpu_grain);
+      return perm;
+    }
+  }
+  const T* k = keys.data();
+  const sort_less<By, Lt> less{o.by, o.lt, o.rev};
+  auto by_index = [&](std::int64_t a, std::int64_t b) { return less(k[a], k[b]); };
+  if (r.algorithm == sort_algorithm::sample)
+    cpu::sample_sort(idx, idx_tmp.get(), n, r.tuning.cpu_grain, r.tuning.sample_oversampling, by_index);
+  else
+    cpu::merge_sort(idx, idx_tmp.get(), n, r.tuning.cpu_grain, by_index);
+  return perm;
+}
+
+template <class T, class By, class Lt>
+inline constexpr bool precompiled_sort_v =
+    precompiled_sort_type_v<T> && std::is_same_v<By, identity> && std::is_same_v<Lt, isless>;
+
+template <class T, class By, class Lt>
+void sort_dispatch(view<T> v, const sort_options<By, Lt>& o, const char* function) {
+  if constexpr (precompiled_sort_v<T, By, Lt>) sort_entry(v, o, function);
+  else sort_impl(v, o, function);
+}
+
+}  // namespace detail
+
+// Sorts v in place.
+template <class Dst, class By = identity, class Lt = isless>
+void sort_inplace(Dst&& v, const sort_options<By, Lt>& o = {}) {
+  auto w = detail::as_view(v);
+  static_assert(!std::is_const_v<typename decltype(w)::element_type>,
+                "ak::sort_inplace: the array must be writable");
+  detail::sort_dispatch(w, o, "ak::sort_inplace");
+}
+
+// A sorted copy of src; src is left as it is.
+template <class Src, class By = identity, class Lt = isless>
+auto sort(const Src& src, const sort_options<By, Lt>& o = {}) {
+  const auto v = detail::as_const_view(src);
+  using T = detail::element_t<const Src>;
+  detail::algorithm_device("ak::sort", "v", v.memory());
+  if (v.rank() != 1) detail::throw_rank("ak::sort", "v", "a 1-d array", v.rank());
+  // Resolve before copying so that a bad option leaves nothing allocated or written.
+  detail::resolve_sort<T>(o, detail::algorithm_device("ak::sort", "v", v.memory()), "ak::sort");
+  array<T> out = copy(v);
+  detail::sort_dispatch(out.view(), o, "ak::sort");
+  return out;
+}
+
+// The stable permutation p (int64, 0-based) with src[p[0]] <= src[p[1]] <= ... in the order.
+template <class Src, class By = identity, class Lt = isless>
+array<std::int64_t> sortperm(const Src& src, const sort_options<By, Lt>& o = {}) {
+  using T = detail::element_t<const Src>;
+  const view<const T> v = detail::as_const_view(src);
+  if constexpr (detail::precompiled_sort_v<T, By, Lt>) return detail::sortperm_entry(v, o);
+  else return detail::sortperm_impl(v, o, "ak::sortperm");
+}
+
+// Sorts keys in place and applies the same permutation to values (same length).
+template <class Keys, class Values, class By = identity, class Lt = isless>
+void sort_by_key(Keys&& keys, Values&& values, const sort_options<By, Lt>& o = {}) {
+  constexpr const char* function = "ak::sort_by_key";
+  auto k = detail::as_view(keys);
+  auto v = detail::as_view(values);
+  using K = typename decltype(k)::value_type;
+  using V = typename decltype(v)::value_type;
+  const device dev = detail::algorithm_device(function, "keys", k.memory());
+  detail::algorithm_device(function, "values", v.memory());
+  if (k.rank() != 1) detail::throw_rank(function, "keys", "a 1-d array", k.rank());
+  if (v.shape() != k.shape()) detail::throw_shape_mismatch(function, "values", k.shape(), v.shape());
+  const resolved_sort r = detail::resolve_sort<K>(o, dev, function);
+  const std::int64_t n = k.size();
+  detail::scratch<K> tmp(n, o.temp, function);
+  if (n <= 1) return;
+  if constexpr (cpu::radix_sortable_v<K>) {
+    if (r.algorithm == sort_algorithm::radix && k.is_contiguous() && v.is_contiguous()) {
+      std::unique_ptr<V[]> vtmp(new V[static_cast<std::size_t>(n)]);
+      cpu::radix_sort<K, V>(k.data(), tmp.data(), v.data(), vtmp.get(), n,
+                            static_cast<int>(r.tuning.radix_digit_bits), o.rev, r.tuning.cpu_grain);
+      return;
+    }
+  }
+  // Otherwise: the stable permutation, then both arrays gathered through it.
+  const array<std::int64_t> perm = detail::sortperm_impl(view<const K>(k), o, function);
+  array<K> sorted_keys = take(view<const K>(k), perm);
+  array<V> sorted_values = take(view<const V>(v), perm);
+  detail::identity_copy id;
+  detail::elementwise(k, id, r.tuning.cpu_grain, view<const K>(sorted_keys.view()));
+  detail::elementwise(v, id, r.tuning.cpu_grain, view<const V>(sorted_values.view()));
+}
+
+// Bytes of temp storage (sort_options::temp) for sorting n elements of T.
+template <class T>
+std::size_t sort_temp_bytes(std::int64_t n) {
+  return detail::scratch<T>::bytes(n);
+}
+
+}  // namespace ak

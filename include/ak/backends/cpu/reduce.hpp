@@ -1,0 +1,177 @@
+// mapreduce on the cpu backend: over a whole n-d space, and along dimensions.
+//
+// Partial results are combined in the order of the elements, so op need only be associative.
+// The result is the same bits run to run for a given thread count and tuning (the chunks depend
+// on both), not across thread counts for non-associative floating-point rounding.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "ak/backends/cpu/parallel.hpp"
+#include "ak/backends/cpu/strided_loops.hpp"
+#include "ak/core/operators.hpp"
+#include "ak/runtime/hooks.hpp"
+
+namespace ak::cpu {
+
+// Reduces one strided row into `acc` (engaged after the call unless len == 0).
+// Standard operators (which are commutative) run on several interleaved accumulators seeded
+// with the neutral element: that breaks the dependency chain and lets the compiler vectorise.
+// Custom operators are applied strictly in element order.
+template <class T, class R, class F, class Op>
+void reduce_row(const T* p, std::int64_t stride, std::int64_t len, const F& f, const Op& op,
+                const std::optional<R>& neutral, std::optional<R>& acc) {
+  if (len <= 0) return;
+  std::int64_t i = 0;
+  constexpr std::int64_t lanes = 8;
+  if constexpr (op_kind_v<Op> != op_kind::custom) {
+    if (neutral && len >= 2 * lanes) {
+      R a[lanes];
+      for (auto& x : a) x = *neutral;
+      if (stride == 1) {
+        for (; i + lanes <= len; i += lanes)
+          for (std::int64_t j = 0; j < lanes; ++j) a[j] = op(a[j], static_cast<R>(f(p[i + j])));
+      } else {
+        for (; i + lanes <= len; i += lanes)
+          for (std::int64_t j = 0; j < lanes; ++j)
+            a[j] = op(a[j], static_cast<R>(f(p[(i + j) * stride])));
+      }
+      R total = a[0];
+      for (std::int64_t j = 1; j < lanes; ++j) total = op(total, a[j]);
+      acc = acc ? op(*acc, total) : total;
+    }
+  }
+  if (i == len) return;
+  if (!acc) {
+    if (neutral) {
+      acc = *neutral;
+    } else {
+      acc = static_cast<R>(f(p[i * stride]));
+      ++i;
+    }
+  }
+  R a = *acc;
+  if (stride == 1)
+    for (; i < len; ++i) a = op(a, static_cast<R>(f(p[i])));
+  else
+    for (; i < len; ++i) a = op(a, static_cast<R>(f(p[i * stride])));
+  acc = a;
+}
+
+// op over f of every element of a one-operand space; nullopt when the space is empty.
+template <class T, class R, class F, class Op>
+std::optional<R> mapreduce_space(const T* base, const strided_space<1>& s, const F& f,
+                                 const Op& op, const std::optional<R>& neutral,
+                                 const reduce_tuning& t) {
+  const std::int64_t tasks = t.cpu_tasks > 0 ? t.cpu_tasks : num_threads();
+  const chunks c = plan_chunks(s.size(), t.cpu_grain, tasks, 64);
+  std::vector<std::optional<R>> partial(static_cast<std::size_t>(c.count));
+  parallel_tasks(c.count, [&](std::int64_t k) {
+    std::optional<R> acc;
+    visit_rows(s, c.begin(k), c.end(k), [&](const std::array<std::int64_t, 1>& off, std::int64_t n) {
+      reduce_row(base + off[0], s.row_stride(0), n, f, op, neutral, acc);
+    });
+    partial[static_cast<std::size_t>(k)] = acc;
+  });
+  std::optional<R> total;
+  for (auto& p : partial)
+    if (p) total = total ? op(*total, *p) : *p;
+  return total;
+}
+
+// A space split into the dimensions an output element runs over (reduced) and those that pick
+// the output element (kept); see mapreduce_dims.
+struct reduce_split {
+  strided_space<2> kept;    // operand 0: input strides; operand 1: output strides
+  strided_space<1> reduced; // input strides
+};
+
+// Reduces along the dimensions of `reduced` into out (row-major, kept extents). Two layouts:
+//  - the input's innermost dimension is reduced: each output element reduces contiguous runs
+//    (one task reduces a block of output elements, or, for few outputs, each output in parallel);
+//  - it is kept: outputs along that dimension are accumulated as a vector, one reduced position
+//    at a time, in blocks that stay in L1 (a column sum of a row-major matrix streams rows).
+template <class T, class R, class F, class Op>
+void mapreduce_dims(const T* in, R* out, const reduce_split& sp, bool innermost_reduced,
+                    std::int64_t block_elements, const F& f, const Op& op,
+                    const std::optional<R>& init, const std::optional<R>& neutral,
+                    const reduce_tuning& t) {
+  const strided_space<2> kept = coalesce(sp.kept);
+  const strided_space<1> red = coalesce(sp.reduced);
+  const std::int64_t outputs = kept.size();
+  const std::int64_t per_output = red.size();
+  auto finish = [&](const std::optional<R>& acc) -> R { return init ? (acc ? op(*init, *acc) : *init) : *acc; };
+  if (outputs == 0) return;
+  if (innermost_reduced || per_output == 0) {
+    if (outputs < 2 * num_threads() && per_output >= 2 * t.cpu_grain) {
+      // Few long reductions: each one in parallel.
+      visit_rows(kept, 0, outputs, [&](const std::array<std::int64_t, 2>& off, std::int64_t n) {
+        for (std::int64_t i = 0; i < n; ++i)
+          out[off[1] + i * kept.row_stride(1)] =
+              finish(mapreduce_space(in + off[0] + i * kept.row_stride(0), red, f, op, neutral, t));
+      });
+      return;
+    }
+    const std::int64_t grain = std::max<std::int64_t>(1, t.cpu_grain / std::max<std::int64_t>(per_output, 1));
+    const chunks c = plan_chunks(outputs, grain, balanced_task_limit());
+    parallel_tasks(c.count, [&](std::int64_t k) {
+      visit_rows(kept, c.begin(k), c.end(k), [&](const std::array<std::int64_t, 2>& off, std::int64_t n) {
+        for (std::int64_t i = 0; i < n; ++i) {
+          const T* base = in + off[0] + i * kept.row_stride(0);
+          std::optional<R> acc;
+          visit_rows(red, 0, per_output, [&](const std::array<std::int64_t, 1>& o, std::int64_t m) {
+            reduce_row(base + o[0], red.row_stride(0), m, f, op, neutral, acc);
+          });
+          out[off[1] + i * kept.row_stride(1)] = finish(acc);
+        }
+      });
+    });
+    return;
+  }
+  // The innermost input dimension is kept: tasks are (outer kept position, block of the
+  // innermost kept dimension).
+  const std::int64_t inner = kept.row_length();
+  const std::int64_t outer = outputs / inner;
+  const std::int64_t in_step = kept.row_stride(0), out_step = kept.row_stride(1);
+  const std::int64_t want_blocks = std::max<std::int64_t>(1, (num_threads() + outer - 1) / outer);
+  std::int64_t block = std::min(block_elements, (inner + want_blocks - 1) / want_blocks);
+  block = std::max<std::int64_t>(16, (block + 15) / 16 * 16);
+  const std::int64_t blocks_per_row = (inner + block - 1) / block;
+  parallel_tasks(outer * blocks_per_row, [&](std::int64_t task) {
+    const std::int64_t o = task / blocks_per_row;
+    const std::int64_t b0 = (task % blocks_per_row) * block;
+    const std::int64_t len = std::min(block, inner - b0);
+    // Offsets of the outer position: the kept space's row o starts there.
+    std::array<std::int64_t, 2> base{};
+    visit_rows(kept, o * inner, o * inner + 1,
+               [&](const std::array<std::int64_t, 2>& off, std::int64_t) { base = off; });
+    std::vector<R> acc(static_cast<std::size_t>(len));
+    bool first = true;
+    // Each reduced position contributes one strided vector of `len` inputs.
+    visit_rows(red, 0, per_output, [&](const std::array<std::int64_t, 1>& o_red, std::int64_t m) {
+      for (std::int64_t r = 0; r < m; ++r) {
+        const T* p = in + base[0] + o_red[0] + r * red.row_stride(0) + b0 * in_step;
+        if (first) {
+          if (in_step == 1)
+            for (std::int64_t j = 0; j < len; ++j) acc[j] = static_cast<R>(f(p[j]));
+          else
+            for (std::int64_t j = 0; j < len; ++j) acc[j] = static_cast<R>(f(p[j * in_step]));
+          first = false;
+        } else if (in_step == 1) {
+          R* a = acc.data();
+          for (std::int64_t j = 0; j < len; ++j) a[j] = op(a[j], static_cast<R>(f(p[j])));
+        } else {
+          for (std::int64_t j = 0; j < len; ++j)
+            acc[j] = op(acc[j], static_cast<R>(f(p[j * in_step])));
+        }
+      }
+    });
+    for (std::int64_t j = 0; j < len; ++j)
+      out[base[1] + (b0 + j) * out_step] = init ? op(*init, acc[j]) : acc[j];
+  });
+}
+
+}  // namespace ak::cpu

@@ -1,0 +1,202 @@
+// accumulate (scan) on the cpu backend.
+//
+// 1-d: a single-pass chained scan. Workers take tiles in order from a shared counter; each reduces
+// its tile, waits for the previous tile's inclusive prefix, publishes its own, then scans the tile
+// with that carry while the tile is still in cache. Memory traffic is that of a copy (one read
+// from memory, one write), where a reduce-then-scan over the whole array reads the input twice.
+// Progress: a tile only waits on tiles taken before it by workers that are running, so the chain
+// always advances. Partial results combine in element order: op need only be associative.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <cstddef>
+#include <memory>
+#include <new>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include "ak/backends/cpu/parallel.hpp"
+
+namespace ak::cpu {
+
+// Scans one contiguous run: out[i] = carry op x[0] op ... op x[i] (inclusive) or the same up to
+// x[i-1] (exclusive, out[0] = carry). carry may be empty for an inclusive scan (no init).
+// in and out may be the same memory. Returns the run's last inclusive value.
+template <class T, class R, class Op>
+std::optional<R> scan_run(const T* in, R* out, std::int64_t stride_in, std::int64_t stride_out,
+                          std::int64_t len, const Op& op, std::optional<R> carry, bool inclusive) {
+  std::int64_t i = 0;
+  if (len <= 0) return carry;
+  if (inclusive) {
+    R acc = carry ? static_cast<R>(op(*carry, static_cast<R>(in[0]))) : static_cast<R>(in[0]);
+    out[0] = acc;
+    if (stride_in == 1 && stride_out == 1) {
+      for (i = 1; i < len; ++i) out[i] = acc = static_cast<R>(op(acc, static_cast<R>(in[i])));
+    } else {
+      for (i = 1; i < len; ++i)
+        out[i * stride_out] = acc = static_cast<R>(op(acc, static_cast<R>(in[i * stride_in])));
+    }
+    return acc;
+  }
+  R acc = *carry;  // exclusive scans always have a carry (init or the neutral element)
+  for (i = 0; i < len; ++i) {
+    const R x = static_cast<R>(in[i * stride_in]);
+    out[i * stride_out] = acc;
+    acc = static_cast<R>(op(acc, x));
+  }
+  return acc;
+}
+
+template <class T, class R, class Op>
+std::optional<R> reduce_run(const T* in, std::int64_t len, const Op& op) {
+  if (len <= 0) return std::nullopt;
+  R acc = static_cast<R>(in[0]);
+  for (std::int64_t i = 1; i < len; ++i) acc = static_cast<R>(op(acc, static_cast<R>(in[i])));
+  return acc;
+}
+
+// Per-tile state of the chained scan.
+template <class R>
+struct scan_tile_state {
+  std::optional<R> prefix;  // inclusive prefix through this tile (with init)
+  std::atomic<bool> ready{false};
+};
+
+// How many tiles a 1-d scan of n elements uses with tiles of `tile` elements.
+inline std::int64_t scan_tile_count(std::int64_t n, std::int64_t tile) {
+  return n <= 0 ? 0 : (n + tile - 1) / tile;
+}
+
+// The serial form of scan_1d's tile chain, with the same rounding: each tile's aggregate is
+// reduced on its own and the carry into the next tile is op(carry, aggregate).
+template <class T, class R, class Op>
+void scan_tiles_serial(const T* in, R* out, std::int64_t n, const Op& op, std::optional<R> carry,
+                       bool inclusive, std::int64_t tile) {
+  for (std::int64_t b = 0; b < n; b += tile) {
+    const std::int64_t len = std::min(tile, n - b);
+    const std::optional<R> aggregate = reduce_run<T, R>(in + b, len, op);
+    const std::optional<R> next =
+        carry ? std::optional<R>(static_cast<R>(op(*carry, *aggregate))) : aggregate;
+    scan_run(in + b, out + b, 1, 1, len, op, carry, inclusive);
+    carry = next;
+  }
+}
+
+// Bytes of tile state a 1-d scan of n elements needs (caller-provided temp storage).
+template <class R>
+std::size_t scan_state_bytes(std::int64_t n, std::int64_t tile) {
+  return static_cast<std::size_t>(scan_tile_count(n, tile)) * sizeof(scan_tile_state<R>) +
+         alignof(scan_tile_state<R>);
+}
+
+// 1-d scan of n contiguous elements; in may equal out. `init` is the carry into the first tile.
+// state_memory: scan_state_bytes<R>(n, tile) bytes for the tile states, or null to allocate.
+template <class T, class R, class Op>
+void scan_1d(const T* in, R* out, std::int64_t n, const Op& op, const std::optional<R>& init,
+             bool inclusive, std::int64_t tile, void* state_memory = nullptr) {
+  const std::int64_t tiles = scan_tile_count(n, tile);
+  const std::int64_t workers = std::min<std::int64_t>(tiles, num_threads());
+  if (workers <= 1) {
+    scan_tiles_serial(in, out, n, op, init, inclusive, tile);
+    return;
+  }
+  // Tile states live in the caller's temp storage or in memory of our own.
+  std::unique_ptr<std::byte[]> owned;
+  if (!state_memory) {
+    owned.reset(new std::byte[scan_state_bytes<R>(n, tile)]);
+    state_memory = owned.get();
+  }
+  std::size_t space = scan_state_bytes<R>(n, tile);
+  void* aligned = std::align(alignof(scan_tile_state<R>), sizeof(scan_tile_state<R>) * static_cast<std::size_t>(tiles), state_memory, space);
+  scan_tile_state<R>* state = static_cast<scan_tile_state<R>*>(aligned);
+  for (std::int64_t k = 0; k < tiles; ++k) new (state + k) scan_tile_state<R>();
+  struct destroy_states {
+    scan_tile_state<R>* s;
+    std::int64_t count;
+    ~destroy_states() {
+      for (std::int64_t k = 0; k < count; ++k) s[k].~scan_tile_state<R>();
+    }
+  } guard{state, tiles};
+  std::atomic<std::int64_t> next{0};
+  parallel_tasks(workers, [&](std::int64_t) {
+    for (;;) {
+      const std::int64_t k = next.fetch_add(1, std::memory_order_relaxed);
+      if (k >= tiles) return;
+      const std::int64_t b = k * tile, len = std::min(tile, n - b);
+      std::optional<R> carry = init;
+      if (k == 0) {
+        state[0].prefix = init ? std::optional<R>(op(*init, *reduce_run<T, R>(in, len, op)))
+                               : reduce_run<T, R>(in, len, op);
+      } else {
+        const std::optional<R> aggregate = reduce_run<T, R>(in + b, len, op);
+        scan_tile_state<R>& prev = state[static_cast<std::size_t>(k - 1)];
+        for (int spins = 0; !prev.ready.load(std::memory_order_acquire); ++spins)
+          if (spins > 64) std::this_thread::yield();
+        carry = prev.prefix;
+        state[static_cast<std::size_t>(k)].prefix = static_cast<R>(op(*carry, *aggregate));
+      }
+      state[static_cast<std::size_t>(k)].ready.store(true, std::memory_order_release);
+      scan_run(in + b, out + b, 1, 1, len, op, carry, inclusive);
+    }
+  });
+}
+
+// Scan along the middle dimension of a row-major (outer, len, inner) block; in may equal out.
+template <class T, class R, class Op>
+void scan_middle(const T* in, R* out, std::int64_t outer, std::int64_t len, std::int64_t inner,
+                 const Op& op, const std::optional<R>& init, bool inclusive, std::int64_t tile,
+                 std::int64_t block_elements, void* state_memory = nullptr) {
+  if (outer == 0 || len == 0 || inner == 0) return;
+  if (inner == 1) {
+    if (outer < 2 * num_threads() && len >= 2 * tile) {
+      for (std::int64_t o = 0; o < outer; ++o)
+        scan_1d(in + o * len, out + o * len, len, op, init, inclusive, tile, state_memory);
+      return;
+    }
+    const chunks c = plan_chunks(outer, std::max<std::int64_t>(1, tile / len), balanced_task_limit());
+    parallel_tasks(c.count, [&](std::int64_t k) {
+      for (std::int64_t o = c.begin(k); o < c.end(k); ++o)
+        scan_tiles_serial(in + o * len, out + o * len, len, op, init, inclusive, tile);
+    });
+    return;
+  }
+  // Vertical scan: a vector of `block` running values walks down the scanned dimension.
+  const std::int64_t want = std::max<std::int64_t>(1, (num_threads() + outer - 1) / outer);
+  std::int64_t block = std::min(block_elements, (inner + want - 1) / want);
+  block = std::max<std::int64_t>(16, block);
+  const std::int64_t blocks = (inner + block - 1) / block;
+  parallel_tasks(outer * blocks, [&](std::int64_t task) {
+    const std::int64_t o = task / blocks, c0 = (task % blocks) * block;
+    const std::int64_t w = std::min(block, inner - c0);
+    const T* src = in + o * len * inner + c0;
+    R* dst = out + o * len * inner + c0;
+    // The running values; without init the first row seeds them (inclusive scans only).
+    std::vector<R> acc(static_cast<std::size_t>(w));
+    R* a = acc.data();
+    std::int64_t r = 0;
+    if (init) {
+      std::fill(acc.begin(), acc.end(), *init);
+    } else {
+      for (std::int64_t j = 0; j < w; ++j) dst[j] = a[j] = static_cast<R>(src[j]);
+      r = 1;
+    }
+    for (; r < len; ++r) {
+      const T* x = src + r * inner;
+      R* y = dst + r * inner;
+      if (inclusive) {
+        for (std::int64_t j = 0; j < w; ++j) y[j] = a[j] = static_cast<R>(op(a[j], static_cast<R>(x[j])));
+      } else {
+        for (std::int64_t j = 0; j < w; ++j) {
+          const R v = static_cast<R>(x[j]);
+          y[j] = a[j];
+          a[j] = static_cast<R>(op(a[j], v));
+        }
+      }
+    }
+  });
+}
+
+}  // namespace ak::cpu

@@ -1,0 +1,86 @@
+// Argument checks and errors shared by every algorithm (see detail/arguments.hpp).
+#include "ak/algorithms/detail/arguments.hpp"
+
+#include <string>
+
+namespace ak::detail {
+
+device algorithm_device(std::string_view function, std::string_view argument,
+                        const memory_space& memory) {
+  if (&memory == &host_memory()) {
+    static const device cpu("cpu");  // loads the cpu backend (and its thread cap) once
+    return cpu;
+  }
+  device dev = device_of(memory);
+  if (dev.backend() != "cpu")
+    throw capability_error(std::string(function) + ": argument '" + std::string(argument) +
+                           "' is on device '" + dev.name() + "', and backend '" + dev.backend() +
+                           "' has no algorithms in this version of ak (only cpu has); copy the "
+                           "data to host memory first");
+  return dev;
+}
+
+void throw_shape_mismatch(std::string_view function, std::string_view argument,
+                          const shape& expected, const shape& actual) {
+  throw argument_error(function, argument, "shape " + expected.to_string(),
+                       "shape " + actual.to_string());
+}
+
+void throw_not_broadcastable(std::string_view function, const shape& a, const shape& b) {
+  throw argument_error(std::string(function) + ": shapes " + a.to_string() + " and " +
+                       b.to_string() +
+                       " cannot broadcast: aligned from the last dimension, each pair of "
+                       "extents must be equal or one of them 1");
+}
+
+void throw_bad_dims(std::string_view function, std::span<const std::int64_t> dims,
+                    std::size_t rank) {
+  std::string got = "{";
+  for (std::size_t i = 0; i < dims.size(); ++i) got += (i ? ", " : "") + std::to_string(dims[i]);
+  got += "}";
+  throw argument_error(function, "dims",
+                       "1 to " + std::to_string(rank == 0 ? 1 : rank) +
+                           " dimensions, each in [0, " + std::to_string(rank) + ")",
+                       got);
+}
+
+void throw_no_init(std::string_view function, std::string_view why) {
+  throw argument_error(std::string(function) + ": argument 'init': needed " + std::string(why) +
+                       ", and the operator has no known neutral element; pass .init (or "
+                       ".neutral)");
+}
+
+void throw_temp_too_small(std::string_view function, std::size_t need, std::size_t got) {
+  throw argument_error(function, "temp", "at least " + std::to_string(need) + " bytes",
+                       std::to_string(got) + " bytes");
+}
+
+void throw_rank(std::string_view function, std::string_view argument, std::string_view expected,
+                std::size_t rank) {
+  throw argument_error(function, argument, expected, "rank " + std::to_string(rank));
+}
+
+void throw_index_out_of_range(std::string_view function, std::int64_t position,
+                              std::int64_t index, std::int64_t size) {
+  throw argument_error(function, "indices",
+                       "every index in [0, " + std::to_string(size) + ")",
+                       std::to_string(index) + " at position " + std::to_string(position));
+}
+
+void throw_overlap(std::string_view function, std::string_view a, std::string_view b) {
+  throw argument_error(std::string(function) + ": arguments '" + std::string(a) + "' and '" +
+                       std::string(b) + "' overlap in memory; they must be distinct");
+}
+
+std::uint32_t dims_mask(std::string_view function, std::span<const std::int64_t> dims,
+                        std::size_t rank) {
+  if (dims.empty() || dims.size() > max_rank) throw_bad_dims(function, dims, rank);
+  std::uint32_t mask = 0;
+  for (std::int64_t d : dims) {
+    if (d < 0 || d >= static_cast<std::int64_t>(rank)) throw_bad_dims(function, dims, rank);
+    mask |= 1u << d;
+  }
+  return mask;
+}
+
+}  // namespace ak::detail

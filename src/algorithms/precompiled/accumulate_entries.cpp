@@ -1,0 +1,16 @@
+// Precompiled accumulate for the standard dtypes and plus, multiplies, min, max.
+#include "ak/algorithms/accumulate.hpp"
+#include "dispatch_op.hpp"
+
+namespace ak::detail {
+
+#define AK_DEFINE_ACCUMULATE_ENTRY(T)                                                          \
+  void accumulate_entry(view<const T> src, view<T> dst, op_kind op,                           \
+                        const accumulate_options<T>& o, const char* function) {                \
+    with_standard_op<T, false>(op, function,                                                   \
+                               [&](auto f) { accumulate_impl(src, dst, f, o, function); });    \
+  }
+AK_FOR_EACH_NUMERIC_TYPE(AK_DEFINE_ACCUMULATE_ENTRY)
+#undef AK_DEFINE_ACCUMULATE_ENTRY
+
+}  // namespace ak::detail
