@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <type_traits>
 
 #include "ak/algorithms/algorithm_values.hpp"
@@ -24,6 +25,7 @@
 #include "ak/algorithms/precompiled.hpp"
 #include "ak/backends/cpu/comparison_sort.hpp"
 #include "ak/backends/cpu/radix_sort.hpp"
+#include "ak/backends/cpu/scratch.hpp"
 
 namespace ak {
 
@@ -45,7 +47,8 @@ template <class T, class By, class Lt>
 inline constexpr bool default_order_v =
     std::is_same_v<By, identity> && std::is_same_v<Lt, isless> && cpu::radix_sortable_v<T>;
 
-// A scratch buffer of n elements: the caller's temp storage when given, else owned memory.
+// A scratch buffer of n elements: the caller's temp storage when given, else memory from the cpu
+// scratch allocator (trivially copyable types) or the heap.
 template <class T>
 class scratch {
  public:
@@ -57,14 +60,21 @@ class scratch {
       std::size_t space = temp.size();
       data_ = static_cast<T*>(std::align(alignof(T), static_cast<std::size_t>(n) * sizeof(T), p, space));
     } else if (n > 0) {
-      owned_.reset(new T[static_cast<std::size_t>(n)]);  // default-initialised: no pass over memory
-      data_ = owned_.get();
+      if constexpr (std::is_trivially_copyable_v<T>) {
+        data_ = pooled_.emplace(n).data();
+      } else {
+        owned_.reset(new T[static_cast<std::size_t>(n)]);
+        data_ = owned_.get();
+      }
     }
   }
   static std::size_t bytes(std::int64_t n) { return static_cast<std::size_t>(n) * sizeof(T) + alignof(T); }
   T* data() const noexcept { return data_; }
 
  private:
+  struct no_pool {};
+  std::conditional_t<std::is_trivially_copyable_v<T>, std::optional<cpu::scratch_buffer<T>>, no_pool>
+      pooled_;
   std::unique_ptr<T[]> owned_;
   T* data_ = nullptr;
 };
@@ -129,11 +139,11 @@ array<std::int64_t> sortperm_impl(view<const T> v, const sort_options<By, Lt>& o
   std::int64_t* idx = perm.data();
   foreachindex(n, [&](std::int64_t i) { idx[i] = i; });
   if (n <= 1) return perm;
-  std::unique_ptr<std::int64_t[]> idx_tmp(new std::int64_t[static_cast<std::size_t>(n)]);
+  cpu::scratch_buffer<std::int64_t> idx_tmp(n);
   array<T> keys = copy(v);
   if constexpr (cpu::radix_sortable_v<T>) {
     if (r.algorithm == sort_algorithm::radix) {
-      cpu::radix_sort<T, std::int64_t>(keys.data(), tmp.data(), idx, idx_tmp.get(), n,
+      cpu::radix_sort<T, std::int64_t>(keys.data(), tmp.data(), idx, idx_tmp.data(), n,
                                        static_cast<int>(r.tuning.radix_digit_bits), o.rev,
                                        r.tuning.cpu_grain);
       return perm;
@@ -143,9 +153,9 @@ array<std::int64_t> sortperm_impl(view<const T> v, const sort_options<By, Lt>& o
   const sort_less<By, Lt> less{o.by, o.lt, o.rev};
   auto by_index = [&](std::int64_t a, std::int64_t b) { return less(k[a], k[b]); };
   if (r.algorithm == sort_algorithm::sample)
-    cpu::sample_sort(idx, idx_tmp.get(), n, r.tuning.cpu_grain, r.tuning.sample_oversampling, by_index);
+    cpu::sample_sort(idx, idx_tmp.data(), n, r.tuning.cpu_grain, r.tuning.sample_oversampling, by_index);
   else
-    cpu::merge_sort(idx, idx_tmp.get(), n, r.tuning.cpu_grain, by_index);
+    cpu::merge_sort(idx, idx_tmp.data(), n, r.tuning.cpu_grain, by_index);
   return perm;
 }
 
@@ -211,8 +221,8 @@ void sort_by_key(Keys&& keys, Values&& values, const sort_options<By, Lt>& o = {
   if (n <= 1) return;
   if constexpr (cpu::radix_sortable_v<K>) {
     if (r.algorithm == sort_algorithm::radix && k.is_contiguous() && v.is_contiguous()) {
-      std::unique_ptr<V[]> vtmp(new V[static_cast<std::size_t>(n)]);
-      cpu::radix_sort<K, V>(k.data(), tmp.data(), v.data(), vtmp.get(), n,
+      cpu::scratch_buffer<V> vtmp(n);
+      cpu::radix_sort<K, V>(k.data(), tmp.data(), v.data(), vtmp.data(), n,
                             static_cast<int>(r.tuning.radix_digit_bits), o.rev, r.tuning.cpu_grain);
       return;
     }

@@ -182,6 +182,8 @@ constexpr std::optional<T> neutral_element() {
     return T(true);
   } else if constexpr (k == op_kind::logical_or) {
     return T(false);
+  } else if constexpr (k == op_kind::bit_and && std::is_same_v<T, bool>) {
+    return true;
   } else if constexpr (k == op_kind::bit_and && std::is_integral_v<T>) {
     return static_cast<T>(~T(0));
   } else if constexpr (k == op_kind::minimum && std::numeric_limits<T>::is_specialized) {

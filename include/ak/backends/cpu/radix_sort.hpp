@@ -7,14 +7,15 @@
 // on the fly, so the data keeps its bits.
 //
 // One read pass counts every digit's histogram; a digit whose values are all equal is skipped.
-// Each remaining pass counts its digit per chunk and scatters; chunks are contiguous so the
-// scatter of chunk c for bucket b lands right after that of chunk c-1, which keeps the sort
-// stable.
+// Each remaining pass scatters its chunks (contiguous, so the scatter of chunk c for bucket b
+// lands right after that of chunk c-1, which keeps the sort stable) and counts the next digit
+// on the way.
 #pragma once
 
 #include <bit>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <type_traits>
 #include <vector>
 
@@ -55,89 +56,222 @@ inline radix_key_t<T> radix_key(T x) noexcept {
 template <class T>
 inline constexpr int radix_key_bits_v = std::is_same_v<T, bool> ? 1 : int(sizeof(T) * 8);
 
+namespace radix_detail {
+
+// The loops below take everything by value: inside a closure, a store through a key or count
+// pointer could alias the captured variables, and the compiler would reload them per element.
+
+// Adds the histograms of every digit of keys[begin, end) to hist[digit][bucket].
+template <class K>
+void count_all_digits(const K* keys, std::int64_t begin, std::int64_t end, int digits,
+                      int digit_bits, radix_key_t<K> flip, std::int64_t* hist) {
+  using U = radix_key_t<K>;
+  const U mask = static_cast<U>((U(1) << digit_bits) - 1);
+  const std::size_t buckets = std::size_t{1} << digit_bits;
+  for (std::int64_t i = begin; i < end; ++i) {
+    const U key = static_cast<U>(radix_key(keys[i]) ^ flip);
+    for (int d = 0; d < digits; ++d)
+      ++hist[static_cast<std::size_t>(d) * buckets + ((key >> (d * digit_bits)) & mask)];
+  }
+}
+
+// Where one task's scatter writes and what it counts for the next pass.
+template <class K, class V>
+struct scatter_job {
+  const K* src;
+  K* dst;
+  const V* vsrc;
+  V* vdst;
+  std::int64_t begin, end;     // the task's source range
+  int shift;                   // this pass's digit
+  int next_shift;              // the next pass's digit, when counting it
+  radix_key_t<K> mask, flip;
+  std::size_t buckets;
+  std::int64_t* offset;        // [bucket]: next destination position
+  std::int64_t chunk_size;     // the tasks' chunking, to find a destination's task next pass
+  std::int64_t* next_count;    // [destination chunk][bucket] for the next digit
+  // Per-task working memory: staging lines, their positions, current destination chunk.
+  K* staging;
+  V* value_staging;
+  std::int64_t* flushed;
+  std::int64_t* chunk_of;
+  std::int64_t* chunk_limit;
+};
+
+// Moves keys (and values) [begin, end) to their buckets.
+//
+// Stores go through per-bucket write-combining buffers of one cache line of keys (staging
+// memory of buckets * 64 bytes, which stays in L1/L2): a bucket's keys are written out a whole
+// line at a time, when the destination reaches a line boundary, instead of one scattered store
+// per key. A task writes only the positions it owns, so lines shared with a neighbouring bucket
+// or task are written in parts.
+//
+// With CountNext, the histogram of the next pass's digit is counted per destination chunk on the
+// way (each bucket's destinations only increase, so its current chunk is tracked with one
+// compare), which saves the next pass a read of the whole array.
+template <bool CountNext, class K, class V>
+void scatter(const scatter_job<K, V>& job) {
+  constexpr bool has_values = !std::is_same_v<V, std::nullptr_t>;
+  constexpr std::int64_t line = 64 / sizeof(K) > 0 ? 64 / sizeof(K) : 1;
+  const K* const src = job.src;
+  K* const dst = job.dst;
+  const V* const vsrc = job.vsrc;
+  V* const vdst = job.vdst;
+  const int shift = job.shift, next_shift = job.next_shift;
+  const radix_key_t<K> mask = job.mask, flip = job.flip;
+  const std::size_t buckets = job.buckets;
+  std::int64_t* const offset = job.offset;
+  std::int64_t* const flushed = job.flushed;
+  std::int64_t* const chunk_of = job.chunk_of;
+  std::int64_t* const chunk_limit = job.chunk_limit;
+  std::int64_t* const next_count = job.next_count;
+  K* const staging = job.staging;
+  V* const value_staging = job.value_staging;
+  // Slot of destination index i within its cache line.
+  const std::int64_t skew =
+      static_cast<std::int64_t>((reinterpret_cast<std::uintptr_t>(dst) % 64) / sizeof(K));
+  for (std::size_t b = 0; b < buckets; ++b) {
+    flushed[b] = offset[b];
+    if constexpr (CountNext) {
+      chunk_of[b] = offset[b] / job.chunk_size;
+      chunk_limit[b] = (chunk_of[b] + 1) * job.chunk_size;
+    }
+  }
+  for (std::int64_t i = job.begin; i < job.end; ++i) {
+    const K k = src[i];
+    const radix_key_t<K> key = static_cast<radix_key_t<K>>(radix_key(k) ^ flip);
+    const std::size_t b = static_cast<std::size_t>((key >> shift) & mask);
+    const std::int64_t to = offset[b]++;
+    if constexpr (CountNext) {
+      if (to >= chunk_limit[b]) {
+        const std::int64_t c = to / job.chunk_size;
+        chunk_of[b] = c;
+        chunk_limit[b] = (c + 1) * job.chunk_size;
+      }
+      ++next_count[static_cast<std::size_t>(chunk_of[b]) * buckets + ((key >> next_shift) & mask)];
+    }
+    const std::int64_t slot = (to + skew) & (line - 1);
+    K* buf = staging + b * line;
+    buf[slot] = k;
+    if constexpr (has_values) value_staging[b * line + static_cast<std::size_t>(slot)] = vsrc[i];
+    if (slot == line - 1) {
+      const std::int64_t from = flushed[b];
+      const std::int64_t first = slot - (to - from);
+      if (first == 0) {
+        K* out = dst + (to - (line - 1));
+        for (std::int64_t j = 0; j < line; ++j) out[j] = buf[j];
+      } else {
+        for (std::int64_t j = first; j < line; ++j) dst[from + (j - first)] = buf[j];
+      }
+      if constexpr (has_values)
+        for (std::int64_t j = first; j < line; ++j)
+          vdst[from + (j - first)] = value_staging[b * line + static_cast<std::size_t>(j)];
+      flushed[b] = to + 1;
+    }
+  }
+  // What is left in each buffer: the positions [flushed, offset) of a last, partial line.
+  for (std::size_t b = 0; b < buckets; ++b) {
+    for (std::int64_t to = flushed[b]; to < offset[b]; ++to) {
+      const std::size_t slot = static_cast<std::size_t>((to + skew) & (line - 1));
+      dst[to] = staging[b * line + slot];
+      if constexpr (has_values) vdst[to] = value_staging[b * line + slot];
+    }
+  }
+}
+
+}  // namespace radix_detail
+
 // Sorts keys[0, n) (and values alongside, when V is not void) using key_tmp/value_tmp, each of n
 // elements, as the other buffer. digit_bits in [1, 16]; grain: elements per task at least.
 template <class K, class V = void>
 void radix_sort(K* keys, K* key_tmp, std::conditional_t<std::is_void_v<V>, std::nullptr_t, V*> values,
                 std::conditional_t<std::is_void_v<V>, std::nullptr_t, V*> value_tmp, std::int64_t n,
                 int digit_bits, bool rev, std::int64_t grain) {
-  constexpr bool has_values = !std::is_void_v<V>;
+  using VV = std::conditional_t<std::is_void_v<V>, std::nullptr_t, V>;
   using U = radix_key_t<K>;
   if (n <= 1) return;
   const int total_bits = radix_key_bits_v<K>;
+  digit_bits = std::min(digit_bits, total_bits);
   const int digits = (total_bits + digit_bits - 1) / digit_bits;
   const std::size_t buckets = std::size_t{1} << digit_bits;
   const U mask = static_cast<U>(buckets - 1);
   const U flip = rev ? static_cast<U>(~U(0)) : U(0);
-  auto key_of = [flip](K x) { return static_cast<U>(radix_key(x) ^ flip); };
 
   const chunks c = plan_chunks(n, grain, num_threads(), 16);
   const std::size_t nc = static_cast<std::size_t>(c.count);
+  const std::size_t per_chunk = static_cast<std::size_t>(digits) * buckets;
   // Histograms of every digit, per chunk: [chunk][digit][bucket].
-  std::vector<std::int64_t> hist(nc * static_cast<std::size_t>(digits) * buckets, 0);
-  auto h = [&](std::size_t chunk, int d) {
-    return hist.data() + (chunk * static_cast<std::size_t>(digits) + static_cast<std::size_t>(d)) * buckets;
-  };
+  std::vector<std::int64_t> hist(nc * per_chunk, 0);
   parallel_tasks(c.count, [&](std::int64_t k) {
-    const std::size_t ck = static_cast<std::size_t>(k);
-    for (std::int64_t i = c.begin(k); i < c.end(k); ++i) {
-      const U key = key_of(keys[i]);
-      for (int d = 0; d < digits; ++d) ++h(ck, d)[(key >> (d * digit_bits)) & mask];
-    }
+    radix_detail::count_all_digits(keys, c.begin(k), c.end(k), digits, digit_bits, flip,
+                                   hist.data() + static_cast<std::size_t>(k) * per_chunk);
   });
+  auto h = [&](std::size_t chunk, int d) {
+    return hist.data() + chunk * per_chunk + static_cast<std::size_t>(d) * buckets;
+  };
   // A digit all of whose keys share one value moves nothing: skip it.
   std::vector<int> passes;
   for (int d = 0; d < digits; ++d) {
     bool single = false;
-    for (std::size_t b = 0; b < buckets && !single; ++b) {
+    for (std::size_t b = 0; b < buckets; ++b) {
       std::int64_t sum = 0;
       for (std::size_t ck = 0; ck < nc; ++ck) sum += h(ck, d)[b];
-      if (sum == n) single = true;
-      if (sum != 0) break;
+      if (sum == 0) continue;
+      single = sum == n;
+      break;
     }
     if (!single) passes.push_back(d);
   }
 
   K* src = keys;
   K* dst = key_tmp;
-  auto vsrc = values;
-  auto vdst = value_tmp;
+  VV* vsrc = values;
+  VV* vdst = value_tmp;
   std::vector<std::int64_t> offsets(nc * buckets);
-  bool first = true;
-  for (int d : passes) {
-    const int shift = d * digit_bits;
-    // After the first pass elements have moved between chunks: count this digit again.
-    if (!first) {
-      parallel_tasks(c.count, [&](std::int64_t k) {
-        std::int64_t* hk = h(static_cast<std::size_t>(k), d);
-        std::fill(hk, hk + buckets, 0);
-        for (std::int64_t i = c.begin(k); i < c.end(k); ++i) ++hk[(key_of(src[i]) >> shift) & mask];
-      });
-    }
-    first = false;
+  // counts[k][bucket]: this pass's digit in chunk k. The first pass has it from the histogram;
+  // every scatter counts the next pass's digit per destination chunk, one table per task.
+  std::vector<std::int64_t> counts(nc * buckets);
+  std::vector<std::int64_t> next_counts(nc * nc * buckets);
+  if (!passes.empty())
+    for (std::size_t ck = 0; ck < nc; ++ck)
+      std::copy_n(h(ck, passes[0]), buckets, counts.data() + ck * buckets);
+  const std::size_t line = std::max<std::size_t>(1, 64 / sizeof(K));
+  for (std::size_t p = 0; p < passes.size(); ++p) {
+    const bool count_next = p + 1 < passes.size();
     std::int64_t running = 0;
     for (std::size_t b = 0; b < buckets; ++b)
       for (std::size_t ck = 0; ck < nc; ++ck) {
         offsets[ck * buckets + b] = running;
-        running += h(ck, d)[b];
+        running += counts[ck * buckets + b];
       }
+    std::fill(next_counts.begin(), next_counts.end(), 0);
     parallel_tasks(c.count, [&](std::int64_t k) {
-      std::int64_t* off = offsets.data() + static_cast<std::size_t>(k) * buckets;
-      for (std::int64_t i = c.begin(k); i < c.end(k); ++i) {
-        const std::int64_t to = off[(key_of(src[i]) >> shift) & mask]++;
-        dst[to] = src[i];
-        if constexpr (has_values) vdst[to] = vsrc[i];
-      }
+      const std::size_t kk = static_cast<std::size_t>(k);
+      std::unique_ptr<K[]> staging(new K[buckets * line]);
+      std::unique_ptr<VV[]> value_staging(new VV[std::is_void_v<V> ? 1 : buckets * line]);
+      std::unique_ptr<std::int64_t[]> state(new std::int64_t[3 * buckets]);
+      const radix_detail::scatter_job<K, VV> job{
+          src, dst, vsrc, vdst, c.begin(k), c.end(k), passes[p] * digit_bits,
+          count_next ? passes[p + 1] * digit_bits : 0, mask, flip, buckets,
+          offsets.data() + kk * buckets, c.size, next_counts.data() + kk * nc * buckets,
+          staging.get(), value_staging.get(), state.get(), state.get() + buckets,
+          state.get() + 2 * buckets};
+      if (count_next) radix_detail::scatter<true>(job);
+      else radix_detail::scatter<false>(job);
     });
+    // The next pass's per-chunk counts: the sum of what every task counted for that chunk.
+    std::fill(counts.begin(), counts.end(), 0);
+    for (std::size_t k = 0; k < nc; ++k)
+      for (std::size_t i = 0; i < nc * buckets; ++i) counts[i] += next_counts[k * nc * buckets + i];
     std::swap(src, dst);
-    if constexpr (has_values) std::swap(vsrc, vdst);
+    std::swap(vsrc, vdst);
   }
   if (src != keys) {
     parallel_tasks(c.count, [&](std::int64_t k) {
-      std::memcpy(keys + c.begin(k), src + c.begin(k), static_cast<std::size_t>(c.end(k) - c.begin(k)) * sizeof(K));
-      if constexpr (has_values)
-        std::memcpy(values + c.begin(k), vsrc + c.begin(k),
-                    static_cast<std::size_t>(c.end(k) - c.begin(k)) * sizeof(V));
+      const std::size_t count = static_cast<std::size_t>(c.end(k) - c.begin(k));
+      std::memcpy(keys + c.begin(k), src + c.begin(k), count * sizeof(K));
+      if constexpr (!std::is_void_v<V>)
+        std::memcpy(values + c.begin(k), vsrc + c.begin(k), count * sizeof(V));
     });
   }
 }
