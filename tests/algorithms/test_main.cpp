@@ -1,0 +1,49 @@
+// main() of the algorithm tests: a clean tuning environment (no user overrides or caches) and
+// the base seed of the randomised tests, from AK_TEST_SEED or chosen at random and printed.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <string>
+
+#include "test_support.hpp"
+
+namespace akt {
+
+namespace {
+std::uint64_t choose_seed() {
+  const char* s = std::getenv("AK_TEST_SEED");
+  if (s != nullptr && *s != '\0') {
+    char* end = nullptr;
+    const unsigned long long v = std::strtoull(s, &end, 0);
+    if (end == nullptr || *end != '\0') {
+      std::fprintf(stderr, "AK_TEST_SEED: expected an unsigned integer, got \"%s\"\n", s);
+      std::exit(2);
+    }
+    return static_cast<std::uint64_t>(v);
+  }
+  std::random_device rd;
+  return (static_cast<std::uint64_t>(rd()) << 32) ^ rd();
+}
+}  // namespace
+
+std::uint64_t base_seed() {
+  static const std::uint64_t seed = choose_seed();
+  return seed;
+}
+
+}  // namespace akt
+
+int main(int argc, char** argv) {
+  ::unsetenv("AK_TUNING");
+  ::setenv("AK_TUNING_CACHE_DIR", AK_TEST_TUNING_CACHE_DIR, 1);
+  ::unsetenv("AK_BACKEND_PATH");
+  bool listing = false;
+  for (int i = 1; i < argc; ++i) listing |= std::string(argv[i]).rfind("--gtest_list_tests", 0) == 0;
+  ::testing::InitGoogleTest(&argc, argv);
+  // Not while ctest lists the tests: its parser reads every line.
+  if (!listing) std::printf("AK_TEST_SEED=%llu\n", static_cast<unsigned long long>(akt::base_seed()));
+  return RUN_ALL_TESTS();
+}
