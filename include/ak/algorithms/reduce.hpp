@@ -45,12 +45,13 @@ template <class T, class R, class F, class Op>
 R mapreduce_all(view<const T> v, const F& f, const Op& op, const reduce_options<R>& o,
                 std::string_view function) {
   const device dev = algorithm_device(function, "src", v.memory());
-  const std::optional<R> init = init_or_neutral<R, Op>(o.init);
-  if (v.empty() && !init) throw_no_init(function, "for an empty input");
+  // No elements give init, else the neutral element (the caller's or the operator's).
+  const std::optional<R> neutral = init_or_neutral<R, Op>(o.neutral);
+  const std::optional<R> empty_result = o.init ? o.init : neutral;
+  if (v.empty() && !empty_result) throw_no_init(function, "for an empty input");
   const reduce_tuning t = tuning(reduce_hook{}, dev, tuning_dtype<T>(), o.tuning);
-  const std::optional<R> r =
-      cpu::mapreduce_space(v.data(), space_of(v), f, op, init_or_neutral<R, Op>(o.neutral), t);
-  if (!r) return *init;
+  const std::optional<R> r = cpu::mapreduce_space(v.data(), space_of(v), f, op, neutral, t);
+  if (!r) return *empty_result;
   return o.init ? static_cast<R>(op(*o.init, *r)) : *r;
 }
 
@@ -68,8 +69,8 @@ array<R> mapreduce_along(view<const T> v, const F& f, const Op& op, const dims& 
     if (reduced) per_output *= v.shape()[k];
   }
   const shape out_shape(unchecked, {out_extent.data(), v.rank()});
-  const std::optional<R> init = init_or_neutral<R, Op>(o.init);
-  if (per_output == 0 && out_shape.size() != 0 && !init)
+  const std::optional<R> neutral = init_or_neutral<R, Op>(o.neutral);
+  if (per_output == 0 && out_shape.size() != 0 && !o.init && !neutral)
     throw_no_init(function, "for dimensions of extent 0");
   const reduce_tuning t = tuning(reduce_hook{}, dev, tuning_dtype<T>(), o.tuning);
   array<R> out(out_shape);
@@ -96,8 +97,7 @@ array<R> mapreduce_along(view<const T> v, const F& f, const Op& op, const dims& 
   // Vector accumulators of half the L1 data cache.
   const std::int64_t l1 = dev.info().l1_cache_bytes > 0 ? dev.info().l1_cache_bytes : 32 * 1024;
   const std::int64_t block = std::max<std::int64_t>(16, l1 / 2 / static_cast<std::int64_t>(sizeof(R)));
-  cpu::mapreduce_dims(v.data(), out.data(), sp, innermost_reduced, block, f, op, o.init,
-                      init_or_neutral<R, Op>(o.neutral), t);
+  cpu::mapreduce_dims(v.data(), out.data(), sp, innermost_reduced, block, f, op, o.init, neutral, t);
   return out;
 }
 

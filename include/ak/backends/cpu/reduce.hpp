@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -103,7 +104,12 @@ void mapreduce_dims(const T* in, R* out, const reduce_split& sp, bool innermost_
   const strided_space<1> red = coalesce(sp.reduced);
   const std::int64_t outputs = kept.size();
   const std::int64_t per_output = red.size();
-  auto finish = [&](const std::optional<R>& acc) -> R { return init ? (acc ? op(*init, *acc) : *init) : *acc; };
+  // No elements (a reduced extent of 0) give init, else the neutral element (the caller checks
+  // that one of them is there).
+  auto finish = [&](const std::optional<R>& acc) -> R {
+    if (init) return acc ? static_cast<R>(op(*init, *acc)) : *init;
+    return acc ? *acc : *neutral;
+  };
   if (outputs == 0) return;
   if (innermost_reduced || per_output == 0) {
     if (outputs < 2 * num_threads() && per_output >= 2 * t.cpu_grain) {
@@ -148,7 +154,8 @@ void mapreduce_dims(const T* in, R* out, const reduce_split& sp, bool innermost_
     std::array<std::int64_t, 2> base{};
     visit_rows(kept, o * inner, o * inner + 1,
                [&](const std::array<std::int64_t, 2>& off, std::int64_t) { base = off; });
-    std::vector<R> acc(static_cast<std::size_t>(len));
+    // Not std::vector: vector<bool> has no data().
+    const std::unique_ptr<R[]> acc(new R[static_cast<std::size_t>(len)]);
     bool first = true;
     // Each reduced position contributes one strided vector of `len` inputs.
     visit_rows(red, 0, per_output, [&](const std::array<std::int64_t, 1>& o_red, std::int64_t m) {
@@ -161,7 +168,7 @@ void mapreduce_dims(const T* in, R* out, const reduce_split& sp, bool innermost_
             for (std::int64_t j = 0; j < len; ++j) acc[j] = static_cast<R>(f(p[j * in_step]));
           first = false;
         } else if (in_step == 1) {
-          R* a = acc.data();
+          R* a = acc.get();
           for (std::int64_t j = 0; j < len; ++j) a[j] = op(a[j], static_cast<R>(f(p[j])));
         } else {
           for (std::int64_t j = 0; j < len; ++j)

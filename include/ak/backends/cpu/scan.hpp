@@ -174,11 +174,12 @@ void scan_middle(const T* in, R* out, std::int64_t outer, std::int64_t len, std:
     const T* src = in + o * len * inner + c0;
     R* dst = out + o * len * inner + c0;
     // The running values; without init the first row seeds them (inclusive scans only).
-    std::vector<R> acc(static_cast<std::size_t>(w));
-    R* a = acc.data();
+    // Not std::vector: vector<bool> has no data().
+    const std::unique_ptr<R[]> acc(new R[static_cast<std::size_t>(w)]);
+    R* a = acc.get();
     std::int64_t r = 0;
     if (init) {
-      std::fill(acc.begin(), acc.end(), *init);
+      std::fill(a, a + w, *init);
     } else {
       for (std::int64_t j = 0; j < w; ++j) dst[j] = a[j] = static_cast<R>(src[j]);
       r = 1;
