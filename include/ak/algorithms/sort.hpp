@@ -61,7 +61,8 @@ class scratch {
       data_ = static_cast<T*>(std::align(alignof(T), static_cast<std::size_t>(n) * sizeof(T), p, space));
     } else if (n > 0) {
       if constexpr (std::is_trivially_copyable_v<T>) {
-        data_ = pooled_.emplace(n).data();
+        pooled_.allocate(n);
+        data_ = pooled_.data();
       } else {
         owned_.reset(new T[static_cast<std::size_t>(n)]);
         data_ = owned_.get();
@@ -73,8 +74,7 @@ class scratch {
 
  private:
   struct no_pool {};
-  std::conditional_t<std::is_trivially_copyable_v<T>, std::optional<cpu::scratch_buffer<T>>, no_pool>
-      pooled_;
+  std::conditional_t<std::is_trivially_copyable_v<T>, cpu::scratch_buffer<T>, no_pool> pooled_;
   std::unique_ptr<T[]> owned_;
   T* data_ = nullptr;
 };

@@ -29,7 +29,10 @@ class scratch_buffer {
 
  public:
   scratch_buffer() = default;
-  explicit scratch_buffer(std::int64_t n, T* external = nullptr) : n_(n) {
+  explicit scratch_buffer(std::int64_t n, T* external = nullptr) { allocate(n, external); }
+  // For a default-constructed (empty) buffer.
+  void allocate(std::int64_t n, T* external = nullptr) {
+    n_ = n;
     if (external != nullptr) {
       data_ = external;
     } else if (n > 0) {
