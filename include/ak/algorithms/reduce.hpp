@@ -94,9 +94,9 @@ array<R> mapreduce_along(view<const T> v, const F& f, const Op& op, const dims& 
     }
   }
   const bool innermost_reduced = innermost < 0 || ((mask >> innermost) & 1u);
-  // Vector accumulators of half the L1 data cache.
-  const std::int64_t l1 = dev.info().l1_cache_bytes > 0 ? dev.info().l1_cache_bytes : 32 * 1024;
-  const std::int64_t block = std::max<std::int64_t>(16, l1 / 2 / static_cast<std::int64_t>(sizeof(R)));
+  // Vector accumulators of half the L2 cache (256 KiB when the device does not say).
+  const std::int64_t l2 = dev.info().l2_cache_bytes > 0 ? dev.info().l2_cache_bytes : 256 * 1024;
+  const std::int64_t block = std::max<std::int64_t>(16, l2 / 2 / static_cast<std::int64_t>(sizeof(R)));
   cpu::mapreduce_dims(v.data(), out.data(), sp, innermost_reduced, block, f, op, o.init, neutral, t);
   return out;
 }
@@ -196,9 +196,8 @@ struct truthy {
 
 // Whether pred holds for some element (want = true) or fails for some (want = false). Tasks stop
 // at the next block once any task has found one.
-template <class T, class Pred>
-bool find_any(view<const T> v, const Pred& pred, bool want, const loop_options& o,
-              std::string_view function) {
+template <bool Want, class T, class Pred>
+bool find_any(view<const T> v, const Pred& pred, const loop_options& o, std::string_view function) {
   const device dev = algorithm_device(function, "src", v.memory());
   const std::int64_t grain = tuning(map_hook{}, dev, tuning_dtype<T>(), o.tuning).cpu_grain;
   const cpu::strided_space<1> s = space_of(v);
@@ -214,10 +213,13 @@ bool find_any(view<const T> v, const Pred& pred, bool want, const loop_options& 
                       [&](const std::array<std::int64_t, 1>& off, std::int64_t n) {
                         const T* p = v.data() + off[0];
                         const std::int64_t st = s.row_stride(0);
+                        // Branch-free, so that the loop vectorises.
+                        bool h = false;
                         if (st == 1)
-                          for (std::int64_t i = 0; i < n; ++i) hit |= (static_cast<bool>(pred(p[i])) == want);
+                          for (std::int64_t i = 0; i < n; ++i) h |= (static_cast<bool>(pred(p[i])) == Want);
                         else
-                          for (std::int64_t i = 0; i < n; ++i) hit |= (static_cast<bool>(pred(p[i * st])) == want);
+                          for (std::int64_t i = 0; i < n; ++i) h |= (static_cast<bool>(pred(p[i * st])) == Want);
+                        hit = hit || h;
                       });
       if (hit) {
         found.store(true, std::memory_order_relaxed);
@@ -239,13 +241,13 @@ std::int64_t count(const Src& src, Pred pred = {}) {
 // Whether pred holds for any element; stops early once one is found.
 template <class Src, class Pred = detail::truthy>
 bool any(const Src& src, Pred pred = {}, const loop_options& o = {}) {
-  return detail::find_any(detail::as_const_view(src), pred, true, o, "ak::any");
+  return detail::find_any<true>(detail::as_const_view(src), pred, o, "ak::any");
 }
 
 // Whether pred holds for every element (true for none); stops early at the first that fails.
 template <class Src, class Pred = detail::truthy>
 bool all(const Src& src, Pred pred = {}, const loop_options& o = {}) {
-  return !detail::find_any(detail::as_const_view(src), pred, false, o, "ak::all");
+  return !detail::find_any<false>(detail::as_const_view(src), pred, o, "ak::all");
 }
 
 }  // namespace ak

@@ -90,7 +90,9 @@ struct reduce_split {
   strided_space<1> reduced; // input strides
 };
 
-// Reduces along the dimensions of `reduced` into out (row-major, kept extents). Two layouts:
+// Reduces along the dimensions of `reduced` into out, row-major over the kept positions (the kept
+// space's operand 1 holds out's strides). block_elements: outputs a task accumulates at once, a
+// vector that stays in cache. Two layouts:
 //  - the input's innermost dimension is reduced: each output element reduces contiguous runs
 //    (one task reduces a block of output elements, or, for few outputs, each output in parallel);
 //  - it is kept: outputs along that dimension are accumulated as a vector, one reduced position
@@ -137,47 +139,62 @@ void mapreduce_dims(const T* in, R* out, const reduce_split& sp, bool innermost_
     });
     return;
   }
-  // The innermost input dimension is kept: tasks are (outer kept position, block of the
-  // innermost kept dimension).
+  // The innermost input dimension is kept. A task accumulates a vector of outputs along that
+  // dimension (a block that fits in cache) over a band of the reduced positions, so it streams
+  // whole rows; the bands' partial vectors are combined in order afterwards.
   const std::int64_t inner = kept.row_length();
   const std::int64_t outer = outputs / inner;
-  const std::int64_t in_step = kept.row_stride(0), out_step = kept.row_stride(1);
-  const std::int64_t want_blocks = std::max<std::int64_t>(1, (num_threads() + outer - 1) / outer);
-  std::int64_t block = std::min(block_elements, (inner + want_blocks - 1) / want_blocks);
-  block = std::max<std::int64_t>(16, (block + 15) / 16 * 16);
-  const std::int64_t blocks_per_row = (inner + block - 1) / block;
-  parallel_tasks(outer * blocks_per_row, [&](std::int64_t task) {
-    const std::int64_t o = task / blocks_per_row;
-    const std::int64_t b0 = (task % blocks_per_row) * block;
+  const std::int64_t in_step = kept.row_stride(0);
+  const std::int64_t block = std::min(inner, std::max<std::int64_t>(16, block_elements));
+  const std::int64_t blocks = (inner + block - 1) / block;
+  const std::int64_t want_tasks = 2 * num_threads();
+  const std::int64_t bands = std::clamp<std::int64_t>(
+      (want_tasks + outer * blocks - 1) / (outer * blocks), 1,
+      std::max<std::int64_t>(1, per_output / std::max<std::int64_t>(1, t.cpu_grain / inner)));
+  // Not std::vector: vector<bool> has no data() (bool reductions along dims).
+  const std::unique_ptr<R[]> partial(bands > 1 ? new R[static_cast<std::size_t>(bands * outputs)] : nullptr);
+  parallel_tasks(outer * blocks * bands, [&](std::int64_t task) {
+    const std::int64_t band = task % bands, ob = task / bands;
+    const std::int64_t o = ob / blocks, b0 = (ob % blocks) * block;
     const std::int64_t len = std::min(block, inner - b0);
+    const std::int64_t r0 = per_output * band / bands, r1 = per_output * (band + 1) / bands;
     // Offsets of the outer position: the kept space's row o starts there.
     std::array<std::int64_t, 2> base{};
     visit_rows(kept, o * inner, o * inner + 1,
                [&](const std::array<std::int64_t, 2>& off, std::int64_t) { base = off; });
-    // Not std::vector: vector<bool> has no data().
     const std::unique_ptr<R[]> acc(new R[static_cast<std::size_t>(len)]);
+    R* a = acc.get();
     bool first = true;
-    // Each reduced position contributes one strided vector of `len` inputs.
-    visit_rows(red, 0, per_output, [&](const std::array<std::int64_t, 1>& o_red, std::int64_t m) {
+    visit_rows(red, r0, r1, [&](const std::array<std::int64_t, 1>& o_red, std::int64_t m) {
       for (std::int64_t r = 0; r < m; ++r) {
         const T* p = in + base[0] + o_red[0] + r * red.row_stride(0) + b0 * in_step;
         if (first) {
-          if (in_step == 1)
-            for (std::int64_t j = 0; j < len; ++j) acc[j] = static_cast<R>(f(p[j]));
-          else
-            for (std::int64_t j = 0; j < len; ++j) acc[j] = static_cast<R>(f(p[j * in_step]));
+          for (std::int64_t j = 0; j < len; ++j) a[j] = static_cast<R>(f(p[j * in_step]));
           first = false;
         } else if (in_step == 1) {
-          R* a = acc.get();
           for (std::int64_t j = 0; j < len; ++j) a[j] = op(a[j], static_cast<R>(f(p[j])));
         } else {
-          for (std::int64_t j = 0; j < len; ++j)
-            acc[j] = op(acc[j], static_cast<R>(f(p[j * in_step])));
+          for (std::int64_t j = 0; j < len; ++j) a[j] = op(a[j], static_cast<R>(f(p[j * in_step])));
         }
       }
     });
-    for (std::int64_t j = 0; j < len; ++j)
-      out[base[1] + (b0 + j) * out_step] = init ? op(*init, acc[j]) : acc[j];
+    // The flat output index of column b0 + j of outer position o is o * inner + b0 + j.
+    if (bands > 1) {
+      std::copy(a, a + len, partial.get() + band * outputs + o * inner + b0);
+    } else {
+      for (std::int64_t j = 0; j < len; ++j) out[o * inner + b0 + j] = init ? op(*init, a[j]) : a[j];
+    }
+  });
+  if (bands == 1) return;
+  // Combine the bands in order, one output position at a time.
+  const chunks c = plan_chunks(outputs, t.cpu_grain, balanced_task_limit());
+  parallel_tasks(c.count, [&](std::int64_t k) {
+    for (std::int64_t q = c.begin(k); q < c.end(k); ++q) {
+      R v = partial[static_cast<std::size_t>(q)];
+      for (std::int64_t band = 1; band < bands; ++band)
+        v = op(v, partial[static_cast<std::size_t>(band * outputs + q)]);
+      out[q] = init ? op(*init, v) : v;
+    }
   });
 }
 
