@@ -170,11 +170,14 @@ struct op_kind_of<std::logical_or<T>> : op_kind_of<std::logical_or<>> {};
 template <class Op>
 inline constexpr op_kind op_kind_v = detail::op_kind_of<std::remove_cvref_t<Op>>::value;
 
-// The neutral element of a standard operator for T, if it has one: op(neutral, x) == x.
+// The neutral element of a standard operator for an arithmetic T, if it has one:
+// op(neutral, x) == x.
 template <class T, class Op>
 constexpr std::optional<T> neutral_element() {
   constexpr op_kind k = op_kind_v<Op>;
-  if constexpr (k == op_kind::plus || k == op_kind::bit_or || k == op_kind::bit_xor) {
+  if constexpr (!std::is_arithmetic_v<T>) {
+    return std::nullopt;  // ak knows neutral elements of arithmetic types only
+  } else if constexpr (k == op_kind::plus || k == op_kind::bit_or || k == op_kind::bit_xor) {
     return T(0);
   } else if constexpr (k == op_kind::multiplies) {
     return T(1);

@@ -19,6 +19,8 @@
 #include <vector>
 
 #include "ak/backends/cpu/parallel.hpp"
+#include "ak/backends/cpu/reduce.hpp"
+#include "ak/core/operators.hpp"
 
 namespace ak::cpu {
 
@@ -50,12 +52,73 @@ std::optional<R> scan_run(const T* in, R* out, std::int64_t stride_in, std::int6
   return acc;
 }
 
+// op over in[0, len): standard operators on several accumulators (reduce_row), so that the
+// reduction is bound by memory rather than by the latency of op.
 template <class T, class R, class Op>
 std::optional<R> reduce_run(const T* in, std::int64_t len, const Op& op) {
-  if (len <= 0) return std::nullopt;
-  R acc = static_cast<R>(in[0]);
-  for (std::int64_t i = 1; i < len; ++i) acc = static_cast<R>(op(acc, static_cast<R>(in[i])));
+  std::optional<R> acc;
+  reduce_row(in, 1, len, identity{}, op, neutral_element<R, Op>(), acc);
   return acc;
+}
+
+// Scans a contiguous tile with a carry: the tile is cut into `ways` segments whose carries come
+// from their aggregates, and the segments are scanned together, one element of each per step, so
+// that `ways` independent chains of op hide its latency. Same contract as scan_run.
+template <class T, class R, class Op>
+void scan_tile(const T* in, R* out, std::int64_t len, const Op& op, std::optional<R> carry,
+               bool inclusive) {
+  constexpr std::int64_t ways = 4;
+  if (len <= 0) return;
+  if (!carry) {  // inclusive without init: the first element is its own prefix
+    out[0] = static_cast<R>(in[0]);
+    carry = out[0];
+    ++in;
+    ++out;
+    --len;
+  }
+  const std::int64_t seg = len / ways;
+  if (seg < 64) {
+    scan_run(in, out, 1, 1, len, op, carry, inclusive);
+    return;
+  }
+  R c[ways];
+  c[0] = *carry;
+  for (std::int64_t s = 1; s < ways; ++s)
+    c[s] = static_cast<R>(op(c[s - 1], *reduce_run<T, R>(in + (s - 1) * seg, seg, op)));
+  const T* p0 = in;
+  const T* p1 = in + seg;
+  const T* p2 = in + 2 * seg;
+  const T* p3 = in + 3 * seg;
+  R* q0 = out;
+  R* q1 = out + seg;
+  R* q2 = out + 2 * seg;
+  R* q3 = out + 3 * seg;
+  if (inclusive) {
+    for (std::int64_t i = 0; i < seg; ++i) {
+      const R x0 = static_cast<R>(p0[i]), x1 = static_cast<R>(p1[i]), x2 = static_cast<R>(p2[i]),
+              x3 = static_cast<R>(p3[i]);
+      q0[i] = c[0] = static_cast<R>(op(c[0], x0));
+      q1[i] = c[1] = static_cast<R>(op(c[1], x1));
+      q2[i] = c[2] = static_cast<R>(op(c[2], x2));
+      q3[i] = c[3] = static_cast<R>(op(c[3], x3));
+    }
+  } else {
+    for (std::int64_t i = 0; i < seg; ++i) {
+      const R x0 = static_cast<R>(p0[i]), x1 = static_cast<R>(p1[i]), x2 = static_cast<R>(p2[i]),
+              x3 = static_cast<R>(p3[i]);
+      q0[i] = c[0];
+      q1[i] = c[1];
+      q2[i] = c[2];
+      q3[i] = c[3];
+      c[0] = static_cast<R>(op(c[0], x0));
+      c[1] = static_cast<R>(op(c[1], x1));
+      c[2] = static_cast<R>(op(c[2], x2));
+      c[3] = static_cast<R>(op(c[3], x3));
+    }
+  }
+  // The last segment continues past ways * seg to the end of the tile.
+  scan_run(in + ways * seg, out + ways * seg, 1, 1, len - ways * seg, op, std::optional<R>(c[ways - 1]),
+           inclusive);
 }
 
 // Per-tile state of the chained scan.
@@ -80,7 +143,7 @@ void scan_tiles_serial(const T* in, R* out, std::int64_t n, const Op& op, std::o
     const std::optional<R> aggregate = reduce_run<T, R>(in + b, len, op);
     const std::optional<R> next =
         carry ? std::optional<R>(static_cast<R>(op(*carry, *aggregate))) : aggregate;
-    scan_run(in + b, out + b, 1, 1, len, op, carry, inclusive);
+    scan_tile(in + b, out + b, len, op, carry, inclusive);
     carry = next;
   }
 }
@@ -139,7 +202,7 @@ void scan_1d(const T* in, R* out, std::int64_t n, const Op& op, const std::optio
         state[static_cast<std::size_t>(k)].prefix = static_cast<R>(op(*carry, *aggregate));
       }
       state[static_cast<std::size_t>(k)].ready.store(true, std::memory_order_release);
-      scan_run(in + b, out + b, 1, 1, len, op, carry, inclusive);
+      scan_tile(in + b, out + b, len, op, carry, inclusive);
     }
   });
 }
