@@ -90,15 +90,23 @@ resolved_sort resolve_sort(const sort_options<By, Lt>& o, const device& dev, std
   return resolve(o.alg, dev, tuning_dtype<T>(), facts);
 }
 
+// The bytes radix sort treats as fitting in cache: the L2 caches of the workers (1 MiB when
+// the device does not say).
+inline std::int64_t sort_cache_bytes(const device& dev) {
+  const std::int64_t l2 = dev.info().l2_cache_bytes;
+  return l2 > 0 ? l2 * cpu::num_threads() : std::int64_t{1} << 20;
+}
+
 // Sorts a contiguous run with a resolved algorithm; tmp holds n elements.
 template <class T, class By, class Lt>
-void sort_run(T* p, T* tmp, std::int64_t n, const resolved_sort& r, const sort_options<By, Lt>& o) {
+void sort_run(T* p, T* tmp, std::int64_t n, const resolved_sort& r, const sort_options<By, Lt>& o,
+              std::int64_t cache_bytes) {
   const sort_less<By, Lt> less{o.by, o.lt, o.rev};
   switch (r.algorithm) {
     case sort_algorithm::radix:
       if constexpr (cpu::radix_sortable_v<T>)
         cpu::radix_sort<T>(p, tmp, nullptr, nullptr, n, static_cast<int>(r.tuning.radix_digit_bits),
-                           o.rev, r.tuning.cpu_grain);
+                           o.rev, r.tuning.cpu_grain, cache_bytes);
       break;
     case sort_algorithm::sample:
       cpu::sample_sort(p, tmp, n, r.tuning.cpu_grain, r.tuning.sample_oversampling, less);
@@ -118,11 +126,11 @@ void sort_impl(view<T> v, const sort_options<By, Lt>& o, std::string_view functi
   scratch<T> tmp(n, o.temp, function);
   if (n <= 1) return;
   if (v.is_contiguous()) {
-    sort_run(v.data(), tmp.data(), n, r, o);
+    sort_run(v.data(), tmp.data(), n, r, o, sort_cache_bytes(dev));
     return;
   }
   array<T> packed = copy(view<const T>(v));
-  sort_run(packed.data(), tmp.data(), n, r, o);
+  sort_run(packed.data(), tmp.data(), n, r, o, sort_cache_bytes(dev));
   identity_copy id;
   elementwise(v, id, r.tuning.cpu_grain, view<const T>(packed.view()));
 }
@@ -145,7 +153,7 @@ array<std::int64_t> sortperm_impl(view<const T> v, const sort_options<By, Lt>& o
     if (r.algorithm == sort_algorithm::radix) {
       cpu::radix_sort<T, std::int64_t>(keys.data(), tmp.data(), idx, idx_tmp.data(), n,
                                        static_cast<int>(r.tuning.radix_digit_bits), o.rev,
-                                       r.tuning.cpu_grain);
+                                       r.tuning.cpu_grain, sort_cache_bytes(dev));
       return perm;
     }
   }
@@ -223,7 +231,8 @@ void sort_by_key(Keys&& keys, Values&& values, const sort_options<By, Lt>& o = {
     if (r.algorithm == sort_algorithm::radix && k.is_contiguous() && v.is_contiguous()) {
       cpu::scratch_buffer<V> vtmp(n);
       cpu::radix_sort<K, V>(k.data(), tmp.data(), v.data(), vtmp.data(), n,
-                            static_cast<int>(r.tuning.radix_digit_bits), o.rev, r.tuning.cpu_grain);
+                            static_cast<int>(r.tuning.radix_digit_bits), o.rev, r.tuning.cpu_grain,
+                            detail::sort_cache_bytes(dev));
       return;
     }
   }

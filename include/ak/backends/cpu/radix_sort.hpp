@@ -179,14 +179,155 @@ void scatter(const scatter_job<K, V>& job) {
   }
 }
 
+
+// The digits that must be sorted: a digit all of whose n keys share one value moves nothing.
+// hist: [chunk][digit][bucket] for `chunk_count` chunks.
+inline std::vector<int> digits_to_sort(const std::int64_t* hist, std::size_t chunk_count, int digits,
+                                       std::size_t buckets, std::int64_t n) {
+  std::vector<int> passes;
+  const std::size_t per_chunk = static_cast<std::size_t>(digits) * buckets;
+  for (int d = 0; d < digits; ++d) {
+    bool single = false;
+    for (std::size_t b = 0; b < buckets; ++b) {
+      std::int64_t sum = 0;
+      for (std::size_t ck = 0; ck < chunk_count; ++ck)
+        sum += hist[ck * per_chunk + static_cast<std::size_t>(d) * buckets + b];
+      if (sum == 0) continue;
+      single = sum == n;
+      break;
+    }
+    if (!single) passes.push_back(d);
+  }
+  return passes;
+}
+
+// Working memory of one task's scatter: write-combining lines and per-bucket state. A task that
+// sorts many buckets one after another keeps one and reuses it.
+template <class K, class VV>
+struct scatter_memory {
+  std::unique_ptr<K[]> staging;  // not std::vector: K may be bool
+  std::unique_ptr<VV[]> value_staging;
+  std::unique_ptr<std::int64_t[]> state;
+  std::size_t buckets = 0;
+  void reserve(std::size_t count) {
+    if (buckets >= count) return;
+    const std::size_t line = std::max<std::size_t>(1, 64 / sizeof(K));
+    staging.reset(new K[count * line]);
+    value_staging.reset(new VV[std::is_same_v<VV, std::nullptr_t> ? 1 : count * line]);
+    state.reset(new std::int64_t[3 * count]);
+    buckets = count;
+  }
+};
+
+// LSD passes over the digits `passes` (in order), between a (the input) and b, chunked by c;
+// hist holds the per-chunk histograms of every digit of the input. Returns whether the result
+// ended in b.
+// `memory`, when given, is the working memory of a single-chunk sort.
+template <class K, class VV>
+bool lsd_passes(K* a, K* b, VV* va, VV* vb, const chunks& c, const std::vector<int>& passes,
+                const std::int64_t* hist, int digits, int digit_bits, radix_key_t<K> flip,
+                scatter_memory<K, VV>* memory = nullptr) {
+  using U = radix_key_t<K>;
+  const std::size_t buckets = std::size_t{1} << digit_bits;
+  const U mask = static_cast<U>(buckets - 1);
+  const std::size_t nc = static_cast<std::size_t>(c.count);
+  const std::size_t per_chunk = static_cast<std::size_t>(digits) * buckets;
+  K* src = a;
+  K* dst = b;
+  VV* vsrc = va;
+  VV* vdst = vb;
+  std::vector<std::int64_t> offsets(nc * buckets);
+  // counts[k][bucket]: this pass's digit in chunk k. The first pass has it from the histogram;
+  // every scatter counts the next pass's digit per destination chunk, one table per task.
+  std::vector<std::int64_t> counts(nc * buckets);
+  std::vector<std::int64_t> next_counts(nc * nc * buckets);
+  if (!passes.empty())
+    for (std::size_t ck = 0; ck < nc; ++ck)
+      std::copy_n(hist + ck * per_chunk + static_cast<std::size_t>(passes[0]) * buckets, buckets,
+                  counts.data() + ck * buckets);
+  for (std::size_t p = 0; p < passes.size(); ++p) {
+    const bool count_next = p + 1 < passes.size();
+    std::int64_t running = 0;
+    for (std::size_t bk = 0; bk < buckets; ++bk)
+      for (std::size_t ck = 0; ck < nc; ++ck) {
+        offsets[ck * buckets + bk] = running;
+        running += counts[ck * buckets + bk];
+      }
+    std::fill(next_counts.begin(), next_counts.end(), 0);
+    parallel_tasks(c.count, [&](std::int64_t k) {
+      const std::size_t kk = static_cast<std::size_t>(k);
+      scatter_memory<K, VV> own;
+      scatter_memory<K, VV>& m = (memory != nullptr && c.count == 1) ? *memory : own;
+      m.reserve(buckets);
+      std::int64_t* state = m.state.get();
+      const scatter_job<K, VV> job{src, dst, vsrc, vdst, c.begin(k), c.end(k),
+                                   passes[p] * digit_bits,
+                                   count_next ? passes[p + 1] * digit_bits : 0, mask, flip,
+                                   buckets, offsets.data() + kk * buckets, c.size,
+                                   next_counts.data() + kk * nc * buckets, m.staging.get(),
+                                   m.value_staging.get(), state, state + buckets,
+                                   state + 2 * buckets};
+      if (count_next) scatter<true>(job);
+      else scatter<false>(job);
+    });
+    // The next pass's per-chunk counts: the sum of what every task counted for that chunk.
+    std::fill(counts.begin(), counts.end(), 0);
+    for (std::size_t k = 0; k < nc; ++k)
+      for (std::size_t i = 0; i < nc * buckets; ++i) counts[i] += next_counts[k * nc * buckets + i];
+    std::swap(src, dst);
+    std::swap(vsrc, vdst);
+  }
+  return src == b;
+}
+
+// Sorts the run a[0, n) by the digits below `below` (LSD, one task), leaving the result in b.
+template <class K, class VV>
+void sort_bucket_into(K* a, K* b, VV* va, VV* vb, std::int64_t n, int below, int digit_bits,
+                      radix_key_t<K> flip, scatter_memory<K, VV>& memory) {
+  using U = radix_key_t<K>;
+  constexpr bool has_values = !std::is_same_v<VV, std::nullptr_t>;
+  if (n <= 48) {
+    // Few keys: a stable insertion sort by key.
+    for (std::int64_t i = 1; i < n; ++i) {
+      const K k = a[i];
+      const U key = static_cast<U>(radix_key(k) ^ flip);
+      VV v{};
+      if constexpr (has_values) v = va[i];
+      std::int64_t j = i;
+      for (; j > 0 && key < static_cast<U>(radix_key(a[j - 1]) ^ flip); --j) {
+        a[j] = a[j - 1];
+        if constexpr (has_values) va[j] = va[j - 1];
+      }
+      a[j] = k;
+      if constexpr (has_values) va[j] = v;
+    }
+    std::copy(a, a + n, b);
+    if constexpr (has_values) std::copy(va, va + n, vb);
+    return;
+  }
+  const std::size_t buckets = std::size_t{1} << digit_bits;
+  std::vector<std::int64_t> hist(static_cast<std::size_t>(below) * buckets, 0);
+  count_all_digits(a, 0, n, below, digit_bits, flip, hist.data());
+  const std::vector<int> passes = digits_to_sort(hist.data(), 1, below, buckets, n);
+  const chunks one{n, 1, n};
+  if (lsd_passes(a, b, va, vb, one, passes, hist.data(), below, digit_bits, flip, &memory)) return;
+  std::copy(a, a + n, b);
+  if constexpr (has_values) std::copy(va, va + n, vb);
+}
+
 }  // namespace radix_detail
 
 // Sorts keys[0, n) (and values alongside, when V is not void) using key_tmp/value_tmp, each of n
 // elements, as the other buffer. digit_bits in [1, 16]; grain: elements per task at least.
+//
+// Data larger than `cache_bytes` with three or more digits to sort goes through one parallel
+// pass on its most significant digit first; then each bucket (cache-sized for spread-out keys)
+// is sorted on its own by the lower digits, in cache, so the array crosses memory about twice
+// rather than once per digit.
 template <class K, class V = void>
 void radix_sort(K* keys, K* key_tmp, std::conditional_t<std::is_void_v<V>, std::nullptr_t, V*> values,
                 std::conditional_t<std::is_void_v<V>, std::nullptr_t, V*> value_tmp, std::int64_t n,
-                int digit_bits, bool rev, std::int64_t grain) {
+                int digit_bits, bool rev, std::int64_t grain, std::int64_t cache_bytes) {
   using VV = std::conditional_t<std::is_void_v<V>, std::nullptr_t, V>;
   using U = radix_key_t<K>;
   if (n <= 1) return;
@@ -194,7 +335,6 @@ void radix_sort(K* keys, K* key_tmp, std::conditional_t<std::is_void_v<V>, std::
   digit_bits = std::min(digit_bits, total_bits);
   const int digits = (total_bits + digit_bits - 1) / digit_bits;
   const std::size_t buckets = std::size_t{1} << digit_bits;
-  const U mask = static_cast<U>(buckets - 1);
   const U flip = rev ? static_cast<U>(~U(0)) : U(0);
 
   const chunks c = plan_chunks(n, grain, num_threads(), 16);
@@ -206,74 +346,56 @@ void radix_sort(K* keys, K* key_tmp, std::conditional_t<std::is_void_v<V>, std::
     radix_detail::count_all_digits(keys, c.begin(k), c.end(k), digits, digit_bits, flip,
                                    hist.data() + static_cast<std::size_t>(k) * per_chunk);
   });
-  auto h = [&](std::size_t chunk, int d) {
-    return hist.data() + chunk * per_chunk + static_cast<std::size_t>(d) * buckets;
-  };
-  // A digit all of whose keys share one value moves nothing: skip it.
-  std::vector<int> passes;
-  for (int d = 0; d < digits; ++d) {
-    bool single = false;
+  std::vector<int> passes = radix_detail::digits_to_sort(hist.data(), nc, digits, buckets, n);
+  const std::int64_t bytes = n * static_cast<std::int64_t>(sizeof(K) + (std::is_void_v<V> ? 0 : sizeof(VV)));
+
+  if (passes.size() >= 3 && bytes > cache_bytes) {
+    const int top = passes.back();
+    radix_detail::lsd_passes<K, VV>(keys, key_tmp, values, value_tmp, c, {top}, hist.data(), digits,
+                                    digit_bits, flip);
+    // Bucket b of the top digit is [start[b], start[b + 1]) of key_tmp.
+    std::vector<std::int64_t> start(buckets + 1, 0);
     for (std::size_t b = 0; b < buckets; ++b) {
       std::int64_t sum = 0;
-      for (std::size_t ck = 0; ck < nc; ++ck) sum += h(ck, d)[b];
-      if (sum == 0) continue;
-      single = sum == n;
-      break;
+      for (std::size_t ck = 0; ck < nc; ++ck)
+        sum += hist[ck * per_chunk + static_cast<std::size_t>(top) * buckets + b];
+      start[b + 1] = start[b] + sum;
     }
-    if (!single) passes.push_back(d);
+    // Tasks take runs of buckets of about n / tasks keys each, and reuse their working memory.
+    const std::int64_t tasks = std::min<std::int64_t>(balanced_task_limit(), static_cast<std::int64_t>(buckets));
+    std::vector<std::size_t> first_bucket(static_cast<std::size_t>(tasks) + 1, buckets);
+    for (std::int64_t t = 0, b = 0; t < tasks; ++t) {
+      first_bucket[static_cast<std::size_t>(t)] = static_cast<std::size_t>(b);
+      while (b < static_cast<std::int64_t>(buckets) && start[static_cast<std::size_t>(b)] < n * (t + 1) / tasks) ++b;
+    }
+    parallel_tasks(tasks, [&](std::int64_t t) {
+      radix_detail::scatter_memory<K, VV> memory;
+      for (std::size_t b = first_bucket[static_cast<std::size_t>(t)]; b < first_bucket[static_cast<std::size_t>(t) + 1]; ++b) {
+        const std::int64_t s = start[b];
+        const std::int64_t len = start[b + 1] - s;
+        if (len == 0) continue;
+        VV* va = nullptr;
+        VV* vb = nullptr;
+        if constexpr (!std::is_void_v<V>) {
+          va = value_tmp + s;
+          vb = values + s;
+        }
+        radix_detail::sort_bucket_into<K, VV>(key_tmp + s, keys + s, va, vb, len, top, digit_bits,
+                                              flip, memory);
+      }
+    });
+    return;
   }
 
-  K* src = keys;
-  K* dst = key_tmp;
-  VV* vsrc = values;
-  VV* vdst = value_tmp;
-  std::vector<std::int64_t> offsets(nc * buckets);
-  // counts[k][bucket]: this pass's digit in chunk k. The first pass has it from the histogram;
-  // every scatter counts the next pass's digit per destination chunk, one table per task.
-  std::vector<std::int64_t> counts(nc * buckets);
-  std::vector<std::int64_t> next_counts(nc * nc * buckets);
-  if (!passes.empty())
-    for (std::size_t ck = 0; ck < nc; ++ck)
-      std::copy_n(h(ck, passes[0]), buckets, counts.data() + ck * buckets);
-  const std::size_t line = std::max<std::size_t>(1, 64 / sizeof(K));
-  for (std::size_t p = 0; p < passes.size(); ++p) {
-    const bool count_next = p + 1 < passes.size();
-    std::int64_t running = 0;
-    for (std::size_t b = 0; b < buckets; ++b)
-      for (std::size_t ck = 0; ck < nc; ++ck) {
-        offsets[ck * buckets + b] = running;
-        running += counts[ck * buckets + b];
-      }
-    std::fill(next_counts.begin(), next_counts.end(), 0);
-    parallel_tasks(c.count, [&](std::int64_t k) {
-      const std::size_t kk = static_cast<std::size_t>(k);
-      std::unique_ptr<K[]> staging(new K[buckets * line]);
-      std::unique_ptr<VV[]> value_staging(new VV[std::is_void_v<V> ? 1 : buckets * line]);
-      std::unique_ptr<std::int64_t[]> state(new std::int64_t[3 * buckets]);
-      const radix_detail::scatter_job<K, VV> job{
-          src, dst, vsrc, vdst, c.begin(k), c.end(k), passes[p] * digit_bits,
-          count_next ? passes[p + 1] * digit_bits : 0, mask, flip, buckets,
-          offsets.data() + kk * buckets, c.size, next_counts.data() + kk * nc * buckets,
-          staging.get(), value_staging.get(), state.get(), state.get() + buckets,
-          state.get() + 2 * buckets};
-      if (count_next) radix_detail::scatter<true>(job);
-      else radix_detail::scatter<false>(job);
-    });
-    // The next pass's per-chunk counts: the sum of what every task counted for that chunk.
-    std::fill(counts.begin(), counts.end(), 0);
-    for (std::size_t k = 0; k < nc; ++k)
-      for (std::size_t i = 0; i < nc * buckets; ++i) counts[i] += next_counts[k * nc * buckets + i];
-    std::swap(src, dst);
-    std::swap(vsrc, vdst);
-  }
-  if (src != keys) {
-    parallel_tasks(c.count, [&](std::int64_t k) {
-      const std::size_t count = static_cast<std::size_t>(c.end(k) - c.begin(k));
-      std::memcpy(keys + c.begin(k), src + c.begin(k), count * sizeof(K));
-      if constexpr (!std::is_void_v<V>)
-        std::memcpy(values + c.begin(k), vsrc + c.begin(k), count * sizeof(V));
-    });
-  }
+  if (!radix_detail::lsd_passes<K, VV>(keys, key_tmp, values, value_tmp, c, passes, hist.data(),
+                                       digits, digit_bits, flip))
+    return;
+  parallel_tasks(c.count, [&](std::int64_t k) {
+    const std::size_t count = static_cast<std::size_t>(c.end(k) - c.begin(k));
+    std::memcpy(keys + c.begin(k), key_tmp + c.begin(k), count * sizeof(K));
+    if constexpr (!std::is_void_v<V>)
+      std::memcpy(values + c.begin(k), value_tmp + c.begin(k), count * sizeof(V));
+  });
 }
 
 }  // namespace ak::cpu
