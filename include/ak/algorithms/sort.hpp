@@ -112,7 +112,7 @@ void sort_run(T* p, T* tmp, std::int64_t n, const resolved_sort& r, const sort_o
       cpu::sample_sort(p, tmp, n, r.tuning.cpu_grain, r.tuning.sample_oversampling, less);
       break;
     default:
-      cpu::merge_sort(p, tmp, n, r.tuning.cpu_grain, less);
+      cpu::merge_sort(p, tmp, n, r.tuning.cpu_grain, less, cache_bytes / cpu::num_threads());
       break;
   }
 }
@@ -163,7 +163,8 @@ array<std::int64_t> sortperm_impl(view<const T> v, const sort_options<By, Lt>& o
   if (r.algorithm == sort_algorithm::sample)
     cpu::sample_sort(idx, idx_tmp.data(), n, r.tuning.cpu_grain, r.tuning.sample_oversampling, by_index);
   else
-    cpu::merge_sort(idx, idx_tmp.data(), n, r.tuning.cpu_grain, by_index);
+    cpu::merge_sort(idx, idx_tmp.data(), n, r.tuning.cpu_grain, by_index,
+                    sort_cache_bytes(dev) / cpu::num_threads());
   return perm;
 }
 

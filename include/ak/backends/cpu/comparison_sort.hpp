@@ -53,26 +53,51 @@ std::int64_t merge_path(const T* a, std::int64_t na, const T* b, std::int64_t nb
   return lo;
 }
 
-// Sorts data[0, n) sequentially, stable, with tmp[0, n) as scratch; the result is in data.
+// Bottom-up merge passes over [0, n) of src/dst from runs of `width` to runs of at least
+// `until` (or n); returns the buffer that holds the result.
 template <class T, class Less>
-void merge_sort_serial(T* data, T* tmp, std::int64_t n, std::int64_t run, const Less& less) {
-  for (std::int64_t i = 0; i < n; i += run) insertion_sort(data + i, data + std::min(n, i + run), less);
-  T* src = data;
-  T* dst = tmp;
-  for (std::int64_t width = run; width < n; width *= 2) {
+T* merge_passes(T* src, T* dst, std::int64_t n, std::int64_t width, std::int64_t until,
+                const Less& less) {
+  for (; width < n && width < until; width *= 2) {
     for (std::int64_t i = 0; i < n; i += 2 * width) {
       const std::int64_t mid = std::min(n, i + width), end = std::min(n, i + 2 * width);
       merge_into(src + i, mid - i, src + mid, end - mid, dst + i, less);
     }
     std::swap(src, dst);
   }
-  if (src != data) std::copy(src, src + n, data);
+  return src;
+}
+
+// Sorts data[0, n) sequentially, stable, with tmp[0, n) as scratch; the result is in data.
+// Blocks of `block` elements (a power-of-two multiple of `run`, sized to the cache) are sorted
+// completely while they are in cache; only the merges above that size stream through memory.
+template <class T, class Less>
+void merge_sort_serial(T* data, T* tmp, std::int64_t n, std::int64_t run, std::int64_t block,
+                       const Less& less) {
+  for (std::int64_t i = 0; i < n; i += run) insertion_sort(data + i, data + std::min(n, i + run), less);
+  // Every full block takes the same number of passes, so all end in the same buffer; a short
+  // last block may end in the other one and is copied over.
+  T* in_block = data;
+  for (std::int64_t b = 0; b < n; b += block) {
+    const std::int64_t len = std::min(block, n - b);
+    T* result = merge_passes(data + b, tmp + b, len, run, block, less);
+    if (b == 0) in_block = result == data + b ? data : tmp;
+    const T* expected = (in_block == data ? data : tmp) + b;
+    if (result != expected) std::copy(result, result + len, (in_block == data ? data : tmp) + b);
+  }
+  T* other = in_block == data ? tmp : data;
+  T* result = merge_passes(in_block, other, n, block, n, less);
+  if (result != data) std::copy(result, result + n, data);
 }
 
 // Stable parallel merge sort of data[0, n) with tmp[0, n) as scratch. grain: elements per task.
+// cache_bytes: what one worker's cache holds, for the in-cache blocks of the chunk sorts.
 template <class T, class Less>
-void merge_sort(T* data, T* tmp, std::int64_t n, std::int64_t grain, const Less& less) {
+void merge_sort(T* data, T* tmp, std::int64_t n, std::int64_t grain, const Less& less,
+                std::int64_t cache_bytes) {
   constexpr std::int64_t run = 16;  // insertion-sorted run: a few cache lines
+  std::int64_t block = run;  // data and scratch of a block fill half the cache
+  while (block * 2 * 2 * static_cast<std::int64_t>(sizeof(T)) <= cache_bytes / 2) block *= 2;
   if (n <= 1) return;
   // A power-of-two number of chunks keeps the merge tree balanced.
   std::int64_t count = 1;
@@ -80,7 +105,7 @@ void merge_sort(T* data, T* tmp, std::int64_t n, std::int64_t grain, const Less&
   const std::int64_t size = (n + count - 1) / count;
   parallel_tasks(count, [&](std::int64_t k) {
     const std::int64_t b = std::min(n, k * size), e = std::min(n, (k + 1) * size);
-    merge_sort_serial(data + b, tmp + b, e - b, run, less);
+    merge_sort_serial(data + b, tmp + b, e - b, run, block, less);
   });
   T* src = data;
   T* dst = tmp;
