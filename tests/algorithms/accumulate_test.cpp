@@ -61,8 +61,10 @@ TYPED_TEST_SUITE(Accumulate, numeric_types, dtype_names);
 
 template <class T, class Op>
 void check_1d(const buf<T>& data, const Op& op, rng& r, values v) {
+  const bool every_variant = data.size() <= 65537 || r.chance(0.3);
   for (bool inclusive : {true, false})
     for (bool with_init : {false, true}) {
+      if (!every_variant && with_init == inclusive) continue;
       SCOPED_TRACE(std::string(inclusive ? "inclusive" : "exclusive") + (with_init ? " with init" : ""));
       const std::optional<T> init = with_init ? std::optional<T>(random_value<T>(r, v)) : std::nullopt;
       const ak::array<T> got = ak::accumulate(data.view(), op, ak::accumulate_options<T>{.init = init, .inclusive = inclusive});

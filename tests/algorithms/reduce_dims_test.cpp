@@ -152,7 +152,7 @@ TYPED_TEST(ReduceDims, LargerShapesReachEveryPath) {
                                              {300, 1001}, {1001, 300}, {17, 31, 257},
                                              {2, 3, 5, 4099}, {4099, 5, 3, 2}, {1, 131073}, {131073, 1}};
   for (const auto& e : shapes) {
-    for (layout l : {layout::contiguous, layout::transposed, layout::strided}) {
+    for (layout l : {layout::contiguous, r.chance(0.5) ? layout::transposed : layout::strided}) {
       const auto lo = make_layout<T>(e, l, r, values::small);
       const ak::view<const T> v = lo.view;
       // Each single dimension, all of them, and one random subset.

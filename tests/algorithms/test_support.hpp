@@ -253,6 +253,18 @@ bool same(const T& a, const T& b) {
   else return a == b;
 }
 
+// The bits of a value as an unsigned integer of its size.
+template <class T>
+auto bits_of(const T& x) {
+  using U = std::conditional_t<sizeof(T) == 1, std::uint8_t,
+                               std::conditional_t<sizeof(T) == 2, std::uint16_t,
+                                                  std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>>;
+  static_assert(sizeof(U) == sizeof(T));
+  U u;
+  std::memcpy(&u, &x, sizeof(T));
+  return u;
+}
+
 // Exactly the same bits (NaN payloads included), for results that must be bit-identical.
 template <class T>
 bool same_bits(const T& a, const T& b) {
@@ -487,14 +499,15 @@ struct laid_out {
   buf<T> parent_before;  // the parent's elements when made, to check what a call left alone
 };
 
-template <class T>
-laid_out<T> make_layout(const std::vector<i64>& extents, layout l, rng& r, values v = values::full) {
+// The parent's elements come from gen().
+template <class T, class Gen>
+laid_out<T> make_layout_with(const std::vector<i64>& extents, layout l, Gen&& gen) {
   std::vector<i64> pe = extents;
   if (l == layout::strided)
     for (auto& e : pe) e *= 2;
   if (l == layout::transposed) std::reverse(pe.begin(), pe.end());
   laid_out<T> out{ak::array<T>(make_shape(pe)), {}, {}};
-  for (i64 i = 0; i < out.parent.size(); ++i) out.parent.data()[i] = random_value<T>(r, v);
+  for (i64 i = 0; i < out.parent.size(); ++i) out.parent.data()[i] = gen();
   ak::view<T> w = out.parent.view();
   for (std::size_t d = 0; d < extents.size(); ++d) {
     const i64 d64 = static_cast<i64>(d);
@@ -505,6 +518,11 @@ laid_out<T> make_layout(const std::vector<i64>& extents, layout l, rng& r, value
   out.view = w;
   out.parent_before = to_buf(out.parent);
   return out;
+}
+
+template <class T>
+laid_out<T> make_layout(const std::vector<i64>& extents, layout l, rng& r, values v = values::full) {
+  return make_layout_with<T>(extents, l, [&] { return random_value<T>(r, v); });
 }
 
 // Whether every parent element outside the view is as it was.

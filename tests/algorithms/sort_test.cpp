@@ -1,0 +1,477 @@
+// sort, sort_inplace, sortperm and sort_by_key with every algorithm value and rev, against
+// std::stable_sort with ak::isless (reversed for rev): every dtype, sizes around the sort grain,
+// every pattern, NaN and signed zeros, stability, non-contiguous views, temps, per-call tunings.
+#include "test_support.hpp"
+
+namespace akt {
+namespace {
+
+// The order a sort with `rev` uses.
+struct order {
+  bool rev;
+  template <class T>
+  bool operator()(const T& a, const T& b) const {
+    return rev ? ak::isless{}(b, a) : ak::isless{}(a, b);
+  }
+};
+
+template <class T>
+bool equivalent(const T& a, const T& b) {
+  return !ak::isless{}(a, b) && !ak::isless{}(b, a);
+}
+
+template <class T>
+buf<T> stable_reference(const buf<T>& data, bool rev) {
+  buf<T> out = data;
+  std::stable_sort(out.begin(), out.end(), order{rev});
+  return out;
+}
+
+template <class T>
+buf<i64> stable_permutation(const buf<T>& data, bool rev) {
+  buf<i64> p(data.size());
+  std::iota(p.begin(), p.end(), i64{0});
+  std::stable_sort(p.begin(), p.end(), [&](i64 a, i64 b) { return order{rev}(data[a], data[b]); });
+  return p;
+}
+
+// Whether a and b hold the same bit patterns, as multisets.
+template <class T>
+::testing::AssertionResult same_multiset(const buf<T>& a, const buf<T>& b) {
+  using U = decltype(bits_of(T{}));
+  auto bits_sorted = [](const buf<T>& x) {
+    buf<U> out(x.size());
+    for (i64 i = 0; i < x.size(); ++i) out[i] = bits_of(x[i]);
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  if (a.size() != b.size()) return ::testing::AssertionFailure() << "sizes " << a.size() << " and " << b.size();
+  const buf<U> x = bits_sorted(a), y = bits_sorted(b);
+  if (std::equal(x.begin(), x.end(), y.begin())) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "not a permutation of the input";
+}
+
+// The stable reference through its permutation: sorted[i] = data[perm[i]].
+template <class T>
+buf<T> permuted(const buf<T>& data, const buf<i64>& perm) {
+  buf<T> out(perm.size());
+  for (i64 i = 0; i < perm.size(); ++i) out[i] = data[perm[i]];
+  return out;
+}
+
+// An unstable sort's result: in order, element for element equivalent to the stable one, and
+// the same multiset of bit patterns as the input (no NaN payload lost or invented).
+template <class T>
+::testing::AssertionResult sorted_like(const buf<T>& got, const buf<T>& want_stable) {
+  auto r = same_range(got.data(), want_stable.data(), got.size(), [](const T& a, const T& b) { return equivalent(a, b); });
+  if (!r) return r;
+  return same_multiset(got, want_stable);
+}
+
+// The algorithm values, by name.
+enum class alg { auto_, radix, merge, sample };
+const char* name_of(alg a) {
+  switch (a) {
+    case alg::auto_: return "auto_alg";
+    case alg::radix: return "radix_sort";
+    case alg::merge: return "merge_sort";
+    case alg::sample: return "sample_sort";
+  }
+  return "?";
+}
+ak::sort_alg alg_value(alg a) {
+  switch (a) {
+    case alg::auto_: return ak::auto_alg{};
+    case alg::radix: return ak::radix_sort{};
+    case alg::merge: return ak::merge_sort{};
+    case alg::sample: return ak::sample_sort{};
+  }
+  return ak::auto_alg{};
+}
+ak::sort_options<> options(alg a, bool rev) {
+  return {.rev = rev, .stable = a != alg::sample, .alg = alg_value(a)};
+}
+
+// Sizes and patterns: every pattern and both directions up to 8191 elements; around the grains
+// random data and one more pattern; a million random elements.
+struct sort_case {
+  i64 n;
+  pattern p;
+  bool rev;
+};
+std::vector<sort_case> sort_cases(bool big, rng& r) {
+  std::vector<sort_case> out;
+  for (i64 n : small_sizes)
+    for (pattern p : all_patterns)
+      for (bool rev : {false, true}) out.push_back({n, p, rev});
+  for (std::size_t k = 0; k < grain_sizes.size(); ++k)
+    out.push_back({grain_sizes[k], k % 2 == 0 ? pattern::random : all_patterns[1 + k / 2 % (all_patterns.size() - 1)], r.chance(0.5)});
+  if (big) out.push_back({big_size, pattern::random, r.chance(0.5)});
+  return out;
+}
+
+std::string case_name(alg a, const sort_case& c) {
+  return std::string(name_of(a)) + ", n = " + std::to_string(c.n) + ", pattern " + name_of(c.p) + (c.rev ? ", rev" : "");
+}
+
+template <class T>
+void check_sort(alg a) {
+  AKT_RANDOM(r);
+  for (const sort_case& c : sort_cases(true, r)) {
+    SCOPED_TRACE(case_name(a, c));
+    const buf<T> data = make_data<T>(c.n, c.p, r);
+    const buf<T> want = stable_reference(data, c.rev);
+    const ak::sort_options<> o = options(a, c.rev);
+    // ak::sort: a sorted copy; the input is left as it was.
+    const buf<T> before = data;
+    const buf<T> got = to_buf(ak::sort(data.view(), o));
+    EXPECT_TRUE(same_bits_elements(data, before)) << "ak::sort changed its input";
+    // ak::sort_inplace.
+    buf<T> in_place = data;
+    ak::sort_inplace(in_place.view(), o);
+    if (a == alg::sample) {
+      EXPECT_TRUE(sorted_like(got, want));
+      EXPECT_TRUE(sorted_like(in_place, want)) << "sort_inplace";
+    } else {
+      EXPECT_TRUE(same_bits_elements(got, want));
+      EXPECT_TRUE(same_bits_elements(in_place, want)) << "sort_inplace";
+    }
+  }
+}
+
+template <class T>
+void check_sortperm(alg a) {
+  AKT_RANDOM(r);
+  // Comparison sorts of indices are slower: a million only for radix.
+  for (const sort_case& c : sort_cases(a == alg::radix, r)) {
+    SCOPED_TRACE(case_name(a, c));
+    const buf<T> data = make_data<T>(c.n, c.p, r);
+    const buf<T> before = data;
+    const buf<i64> perm = to_buf(ak::sortperm(data.view(), options(a, c.rev)));
+    EXPECT_TRUE(same_bits_elements(data, before)) << "ak::sortperm changed its input";
+    const buf<i64> want = stable_permutation(data, c.rev);
+    if (a != alg::sample) {
+      EXPECT_TRUE(same_elements(perm, want));
+      continue;
+    }
+    const buf<T> want_sorted = permuted(data, want);
+    // Unstable: a permutation that sorts.
+    ASSERT_EQ(perm.size(), c.n);
+    buf<bool> seen(c.n, false);
+    buf<T> by_perm(c.n);
+    bool ok = true;
+    for (i64 i = 0; i < c.n && ok; ++i) {
+      ok = perm[i] >= 0 && perm[i] < c.n && !seen[perm[i]];
+      if (ok) {
+        seen[perm[i]] = true;
+        by_perm[i] = data[perm[i]];
+      }
+    }
+    ASSERT_TRUE(ok) << "not a permutation";
+    EXPECT_TRUE(sorted_like(by_perm, want_sorted));
+  }
+}
+
+template <class T>
+void check_sort_by_key(alg a) {
+  AKT_RANDOM(r);
+  for (const sort_case& c : sort_cases(a == alg::radix, r)) {
+    SCOPED_TRACE(case_name(a, c));
+    buf<T> keys = make_data<T>(c.n, c.p, r);
+    const buf<T> original = keys;
+    buf<i64> values(c.n);
+    std::iota(values.begin(), values.end(), i64{0});
+    buf<float> payload(c.n);
+    for (i64 i = 0; i < c.n; ++i) payload[i] = static_cast<float>(i) * 0.5f;
+    buf<T> keys2 = keys;
+    ak::sort_by_key(keys.view(), values.view(), options(a, c.rev));
+    ak::sort_by_key(keys2.view(), payload.view(), options(a, c.rev));
+    const buf<i64> p = stable_permutation(original, c.rev);
+    const buf<T> want = permuted(original, p);
+    if (a != alg::sample) {
+      EXPECT_TRUE(same_bits_elements(keys, want));
+      EXPECT_TRUE(same_elements(values, p)) << "values";
+      EXPECT_TRUE(same_bits_elements(keys2, want)) << "keys with float values";
+      buf<float> want_payload(c.n);
+      for (i64 i = 0; i < c.n; ++i) want_payload[i] = static_cast<float>(p[i]) * 0.5f;
+      EXPECT_TRUE(same_elements(payload, want_payload)) << "float values";
+      continue;
+    }
+    EXPECT_TRUE(sorted_like(keys, want));
+    // Each value still sits with its key.
+    buf<bool> seen(c.n, false);
+    i64 bad = -1;
+    for (i64 i = 0; i < c.n && bad < 0; ++i) {
+      const i64 j = values[i];
+      if (j < 0 || j >= c.n || seen[j] || !same_bits(original[j], keys[i])) bad = i;
+      else seen[j] = true;
+    }
+    EXPECT_EQ(bad, -1) << "the value at " << bad << " left its key";
+  }
+}
+
+template <class T>
+class Sort : public ::testing::Test {};
+TYPED_TEST_SUITE(Sort, all_types, dtype_names);
+
+TYPED_TEST(Sort, AutoAlg) { check_sort<TypeParam>(alg::auto_); }
+TYPED_TEST(Sort, RadixSort) { check_sort<TypeParam>(alg::radix); }
+TYPED_TEST(Sort, MergeSort) { check_sort<TypeParam>(alg::merge); }
+TYPED_TEST(Sort, SampleSortUnstable) { check_sort<TypeParam>(alg::sample); }
+
+TYPED_TEST(Sort, SortpermAutoAlg) { check_sortperm<TypeParam>(alg::auto_); }
+TYPED_TEST(Sort, SortpermRadixSort) { check_sortperm<TypeParam>(alg::radix); }
+TYPED_TEST(Sort, SortpermMergeSort) { check_sortperm<TypeParam>(alg::merge); }
+TYPED_TEST(Sort, SortpermSampleSortUnstable) { check_sortperm<TypeParam>(alg::sample); }
+
+TYPED_TEST(Sort, SortByKeyAutoAlg) { check_sort_by_key<TypeParam>(alg::auto_); }
+TYPED_TEST(Sort, SortByKeyRadixSort) { check_sort_by_key<TypeParam>(alg::radix); }
+TYPED_TEST(Sort, SortByKeyMergeSort) { check_sort_by_key<TypeParam>(alg::merge); }
+TYPED_TEST(Sort, SortByKeySampleSortUnstable) { check_sort_by_key<TypeParam>(alg::sample); }
+
+// Stability seen directly: many equal keys, values in input order within each run of equal
+// keys, in both directions, for the stable algorithms.
+TYPED_TEST(Sort, EqualKeysKeepTheirOrder) {
+  using T = TypeParam;
+  AKT_RANDOM(r);
+  for (alg a : {alg::auto_, alg::radix, alg::merge})
+    for (i64 n : {i64{2}, i64{100}, i64{16385}, i64{131073}})
+      for (bool rev : {false, true}) {
+        SCOPED_TRACE(std::string(name_of(a)) + ", n = " + std::to_string(n) + (rev ? ", rev" : ""));
+        buf<T> keys = make_data<T>(n, pattern::few, r);
+        buf<i64> values(n);
+        std::iota(values.begin(), values.end(), i64{0});
+        ak::sort_by_key(keys.view(), values.view(), options(a, rev));
+        i64 bad = -1;
+        for (i64 i = 0; i + 1 < n && bad < 0; ++i)
+          if (order{rev}(keys[i + 1], keys[i]) || (equivalent(keys[i], keys[i + 1]) && values[i] > values[i + 1])) bad = i;
+        EXPECT_EQ(bad, -1) << "out of order or unstable at " << bad;
+        const buf<i64> perm = to_buf(ak::sortperm(keys.view(), options(a, rev)));
+        // keys are sorted now: the stable permutation of sorted keys is the identity.
+        buf<i64> id(n);
+        std::iota(id.begin(), id.end(), i64{0});
+        EXPECT_TRUE(same_elements(perm, id)) << "sortperm of sorted keys";
+      }
+}
+
+// ---- Floats: one order everywhere -------------------------------------------------------------
+
+template <class T>
+class SortFloat : public ::testing::Test {};
+TYPED_TEST_SUITE(SortFloat, float_types, dtype_names);
+
+// -Inf < ... < -0.0 < +0.0 < ... < +Inf < NaN (every NaN, whatever its sign): checked against
+// a fixed order, not only against the reference.
+TYPED_TEST(SortFloat, NanLastAndNegativeZeroFirst) {
+  using T = TypeParam;
+  using L = std::numeric_limits<T>;
+  AKT_RANDOM(r);
+  const std::vector<T> ladder{-L::infinity(), L::lowest(), T(-1), -L::denorm_min(), -T(0), T(0),
+                              L::denorm_min(), T(1), L::max(), L::infinity()};
+  for (alg a : {alg::auto_, alg::radix, alg::merge, alg::sample})
+    for (bool rev : {false, true})
+      for (i64 copies : {1, 3, 5000}) {
+        SCOPED_TRACE(std::string(name_of(a)) + (rev ? ", rev" : "") + ", copies " + std::to_string(copies));
+        buf<T> data(0);
+        std::vector<T> all;
+        for (i64 c = 0; c < copies; ++c) {
+          all.insert(all.end(), ladder.begin(), ladder.end());
+          all.push_back(L::quiet_NaN());
+          all.push_back(-L::quiet_NaN());
+        }
+        std::shuffle(all.begin(), all.end(), r.engine());
+        data = buf<T>(all.data(), static_cast<i64>(all.size()));
+        const buf<T> got = to_buf(ak::sort(data.view(), options(a, rev)));
+        // The expected sequence: each rung `copies` times, then every NaN (reversed for rev).
+        std::vector<T> want;
+        for (T x : ladder)
+          for (i64 c = 0; c < copies; ++c) want.push_back(x);
+        const std::size_t nan_at = rev ? 0 : want.size();
+        if (rev) std::reverse(want.begin(), want.end());
+        ASSERT_EQ(got.size(), static_cast<i64>(want.size()) + 2 * copies);
+        for (i64 i = 0; i < got.size(); ++i) {
+          const bool in_nans = rev ? i < 2 * copies : i >= static_cast<i64>(nan_at);
+          if (in_nans) {
+            EXPECT_TRUE(std::isnan(got[i])) << "position " << i << ": " << show(got[i]);
+          } else {
+            const T w = want[static_cast<std::size_t>(rev ? i - 2 * copies : i)];
+            EXPECT_TRUE(same_value(got[i], w)) << "position " << i;
+          }
+        }
+      }
+}
+
+// ---- Views, temps, tunings --------------------------------------------------------------------
+
+// sort_inplace through a strided or reversed view sorts the view's elements and nothing else;
+// ak::sort of such a view sorts a copy; sortperm indexes the view.
+TYPED_TEST(Sort, NonContiguousViews) {
+  using T = TypeParam;
+  AKT_RANDOM(r);
+  for (alg a : {alg::auto_, alg::radix, alg::merge, alg::sample})
+    for (i64 n : {i64{0}, i64{1}, i64{2}, i64{257}, i64{16385}})
+      for (layout l : {layout::strided, layout::reversed}) {
+        const bool rev = r.chance(0.5);
+        SCOPED_TRACE(std::string(name_of(a)) + ", n = " + std::to_string(n) + ", " + name_of(l) + (rev ? ", rev" : ""));
+        auto lo = make_layout<T>({n}, l, r);
+        const buf<T> elements = gather(lo.view);
+        const buf<T> want = stable_reference(elements, rev);
+        const buf<T> copy_sorted = to_buf(ak::sort(ak::view<const T>(lo.view), options(a, rev)));
+        const buf<i64> perm = to_buf(ak::sortperm(ak::view<const T>(lo.view), options(a, rev)));
+        buf<T> vals = elements;
+        ak::sort_by_key(gather(lo.view).view(), vals.view(), options(a, rev));
+        ak::sort_inplace(lo.view, options(a, rev));
+        EXPECT_TRUE(outside_untouched(lo));
+        if (a == alg::sample) {
+          EXPECT_TRUE(sorted_like(gather(lo.view), want));
+          EXPECT_TRUE(sorted_like(copy_sorted, want));
+        } else {
+          EXPECT_TRUE(same_bits_elements(gather(lo.view), want));
+          EXPECT_TRUE(same_bits_elements(copy_sorted, want));
+          EXPECT_TRUE(same_elements(perm, stable_permutation(elements, rev)));
+        }
+        // sort_by_key with strided keys and values.
+        auto keys = make_layout<T>({n}, l, r);
+        auto values = make_layout<i64>({n}, layout::strided, r);
+        const buf<T> k0 = gather(keys.view);
+        const buf<i64> v0 = gather(values.view);
+        ak::sort_by_key(keys.view, values.view, options(a, rev));
+        EXPECT_TRUE(outside_untouched(keys));
+        EXPECT_TRUE(outside_untouched(values));
+        if (a != alg::sample) {
+          EXPECT_TRUE(same_bits_elements(gather(keys.view), stable_reference(k0, rev))) << "strided keys";
+          const buf<i64> p = stable_permutation(k0, rev);
+          buf<i64> want_values(n);
+          for (i64 i = 0; i < n; ++i) want_values[i] = v0[p[i]];
+          EXPECT_TRUE(same_elements(gather(values.view), want_values)) << "strided values";
+        }
+      }
+}
+
+// A correctly sized temp (ak::sort_temp_bytes) works for every call, may be reused, and need
+// not be aligned.
+TYPED_TEST(Sort, TempStorageReuse) {
+  using T = TypeParam;
+  AKT_RANDOM(r);
+  for (alg a : {alg::auto_, alg::radix, alg::merge, alg::sample})
+    for (i64 n : {i64{0}, i64{1}, i64{1000}, i64{65537}}) {
+      const std::size_t need = ak::sort_temp_bytes<T>(n);
+      std::vector<std::byte> storage(need + 1);
+      for (std::size_t shift : {std::size_t{0}, std::size_t{1}})
+        for (int use = 0; use < 2; ++use) {
+          SCOPED_TRACE(std::string(name_of(a)) + ", n = " + std::to_string(n) + ", offset " + std::to_string(shift) + ", use " + std::to_string(use));
+          const bool rev = r.chance(0.5);
+          ak::sort_options<> o = options(a, rev);
+          o.temp = ak::temp_storage(storage.data() + shift, need);
+          const buf<T> data = make_data<T>(n, pattern::random, r);
+          const buf<i64> want_perm = stable_permutation(data, rev);
+          const buf<T> want = permuted(data, want_perm);
+          buf<T> in_place = data;
+          ak::sort_inplace(in_place.view(), o);
+          const buf<T> copy_sorted = to_buf(ak::sort(data.view(), o));
+          const buf<i64> perm = to_buf(ak::sortperm(data.view(), o));
+          buf<T> keys = data;
+          buf<i64> values(n);
+          std::iota(values.begin(), values.end(), i64{0});
+          ak::sort_by_key(keys.view(), values.view(), o);
+          if (a == alg::sample) {
+            EXPECT_TRUE(sorted_like(in_place, want));
+            EXPECT_TRUE(sorted_like(copy_sorted, want));
+            EXPECT_TRUE(sorted_like(keys, want));
+          } else {
+            EXPECT_TRUE(same_bits_elements(in_place, want));
+            EXPECT_TRUE(same_bits_elements(copy_sorted, want));
+            EXPECT_TRUE(same_bits_elements(keys, want));
+            EXPECT_TRUE(same_elements(perm, want_perm));
+            EXPECT_TRUE(same_elements(values, want_perm));
+          }
+        }
+    }
+}
+
+// The algorithms' own fields and more threads than cores: other digit widths, small grains,
+// deeper merge trees, more sample-sort buckets.
+TYPED_TEST(Sort, PerCallTuningsAndThreadCounts) {
+  using T = TypeParam;
+  AKT_RANDOM(r);
+  const std::vector<ak::sort_alg> algs{
+      ak::radix_sort{.radix_digit_bits = 1},  ak::radix_sort{.radix_digit_bits = 3},
+      ak::radix_sort{.radix_digit_bits = 11}, ak::radix_sort{.radix_digit_bits = 16, .cpu_grain = 1000},
+      ak::merge_sort{.cpu_grain = 1},         ak::merge_sort{.cpu_grain = 1000},
+      ak::sample_sort{.sample_oversampling = 1, .cpu_grain = 100},
+      ak::sample_sort{.sample_oversampling = 64, .cpu_grain = 5000}};
+  for (i64 threads : {1, 5})
+    for (std::size_t k = 0; k < algs.size(); ++k)
+      for (i64 n : {i64{1000}, i64{65537}}) {
+        const thread_cap cap(threads);
+        const bool rev = r.chance(0.5);
+        const bool stable = !std::holds_alternative<ak::sample_sort>(algs[k]);
+        const pattern p = r.chance(0.5) ? pattern::random : all_patterns[r.index(all_patterns.size())];
+        SCOPED_TRACE("threads " + std::to_string(threads) + ", algorithm " + std::to_string(k) + ", n = " +
+                     std::to_string(n) + ", pattern " + name_of(p) + (rev ? ", rev" : ""));
+        const buf<T> data = make_data<T>(n, p, r);
+        const buf<i64> want_perm = stable_permutation(data, rev);
+        const buf<T> want = permuted(data, want_perm);
+        const ak::sort_options<> o{.rev = rev, .stable = stable, .alg = algs[k]};
+        buf<T> got = data;
+        ak::sort_inplace(got.view(), o);
+        buf<i64> values(n);
+        std::iota(values.begin(), values.end(), i64{0});
+        buf<T> keys = data;
+        ak::sort_by_key(keys.view(), values.view(), o);
+        if (stable) {
+          EXPECT_TRUE(same_bits_elements(got, want));
+          EXPECT_TRUE(same_elements(values, want_perm));
+        } else {
+          EXPECT_TRUE(sorted_like(got, want));
+          EXPECT_TRUE(sorted_like(keys, want));
+        }
+      }
+}
+
+// ---- Custom orders on numbers (the header templates) ------------------------------------------
+
+template <class T>
+class SortCustomOrder : public ::testing::Test {};
+TYPED_TEST_SUITE(SortCustomOrder, numeric_types, dtype_names);
+
+TYPED_TEST(SortCustomOrder, ByAndLt) {
+  using T = TypeParam;
+  AKT_RANDOM(r);
+  // by: a coarser key (many ties); lt: descending in ak's order.
+  const auto coarse = [](T x) { return static_cast<T>(x / T(3)); };
+  const auto greater = [](T a, T b) { return ak::isless{}(b, a); };
+  for (alg a : {alg::auto_, alg::merge, alg::sample})
+    for (i64 n : {i64{0}, i64{1}, i64{7}, i64{4097}, i64{16385}, i64{65537}})
+      for (bool rev : {false, true}) {
+        SCOPED_TRACE(std::string(name_of(a)) + ", n = " + std::to_string(n) + (rev ? ", rev" : ""));
+        const pattern p = all_patterns[r.index(all_patterns.size())];
+        const buf<T> data = make_data<T>(n, p, r);
+        const bool stable = a != alg::sample;
+        const ak::sort_options o{.by = coarse, .lt = greater, .rev = rev, .stable = stable, .alg = alg_value(a)};
+        const auto less = [&](const T& x, const T& y) {
+          return rev ? greater(coarse(y), coarse(x)) : greater(coarse(x), coarse(y));
+        };
+        buf<T> want = data;
+        std::stable_sort(want.begin(), want.end(), less);
+        buf<T> got = data;
+        ak::sort_inplace(got.view(), o);
+        const buf<i64> perm = to_buf(ak::sortperm(data.view(), o));
+        if (stable) {
+          EXPECT_TRUE(same_bits_elements(got, want));
+          buf<i64> want_perm(n);
+          std::iota(want_perm.begin(), want_perm.end(), i64{0});
+          std::stable_sort(want_perm.begin(), want_perm.end(), [&](i64 x, i64 y) { return less(data[x], data[y]); });
+          EXPECT_TRUE(same_elements(perm, want_perm));
+        } else {
+          i64 bad = -1;
+          for (i64 i = 0; i + 1 < n && bad < 0; ++i)
+            if (less(got[i + 1], got[i])) bad = i;
+          EXPECT_EQ(bad, -1) << "out of order at " << bad;
+          EXPECT_TRUE(same_multiset(got, data));
+        }
+      }
+}
+
+}  // namespace
+}  // namespace akt
