@@ -1,7 +1,8 @@
-// ak: information about backends, devices and tunings; demos; (later) benchmarks and tuning.
+// ak: information about backends, devices and tunings; demos; benchmarks against peer libraries.
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "ak/core/dtype.hpp"
 #include "ak/core/error.hpp"
 #include "commands.hpp"
 
@@ -20,6 +21,32 @@ int main(int argc, char** argv) {
   auto* demo_cmd = app.add_subcommand("demo", "A short tour of ak on one device");
   demo_cmd->add_option("--device", demo.device, "Device to run on")->capture_default_str();
 
+  ak::tool::bench_options bench;
+  auto* bench_cmd = app.add_subcommand(
+      "bench",
+      "ak and peer libraries (std::execution::par, TBB, ips4o, Boost.Sort, pdqsort) side by side, "
+      "with the memory bandwidth measured in the same run");
+  std::vector<std::string> op_choices = ak::tool::bench_op_names();
+  op_choices.push_back("all");
+  bench_cmd->add_option("--ops", bench.ops, "Ops, comma-separated, or all (default: reduce,mapreduce,accumulate,sort)")
+      ->delimiter(',')
+      ->check(CLI::IsMember(op_choices));
+  std::vector<std::string> dtype_choices;
+  for (ak::dtype t : ak::all_dtypes)
+    if (t != ak::dtype::bool_) dtype_choices.emplace_back(ak::name_of(t));
+  bench_cmd->add_option("--dtypes", bench.dtypes, "Element types, comma-separated (default: per op)")
+      ->delimiter(',')
+      ->check(CLI::IsMember(dtype_choices));
+  bench_cmd->add_option("--n", bench.n, "Sizes, comma-separated: 1e7,1e8 or 10000000 (default: 1e7)")
+      ->delimiter(',')
+      ->check(CLI::Validator(
+          [](std::string& s) {
+            return ak::tool::parse_bench_size(s) ? std::string()
+                                                 : "not a whole number from 1 to 2^40: " + s;
+          },
+          "SIZE"));
+  bench_cmd->add_option("--json", bench.json, "Also write the figures to FILE as JSON rows");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -29,6 +56,7 @@ int main(int argc, char** argv) {
   try {
     if (*info_cmd) return ak::tool::run_info(info);
     if (*demo_cmd) return ak::tool::run_demo(demo);
+    if (*bench_cmd) return ak::tool::run_bench(bench);
   } catch (const ak::error& e) {
     std::cerr << "ak: error: " << e.what() << "\n";
     return 1;

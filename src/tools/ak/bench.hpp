@@ -1,0 +1,248 @@
+// `ak bench`: the pieces its translation units share. Each op builds a bench_case (inputs,
+// ak's call and the peers' equivalent calls, each with a check against ak's result); bench.cpp
+// times the calls in alternation, checks them once, and prints and writes the figures.
+#pragma once
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_reduce.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include "ak/core/dtype.hpp"
+
+// std::execution::par when this build has it (libstdc++ runs it on TBB); without it the peer is
+// left out, and AK_BENCH_PAR lets its code still compile, sequentially.
+#ifdef AK_BENCH_HAVE_STD_PAR
+#include <execution>
+#define AK_BENCH_PAR std::execution::par,
+#else
+#define AK_BENCH_PAR
+#endif
+
+namespace ak::tool::bench {
+
+#ifdef AK_BENCH_HAVE_STD_PAR
+inline constexpr bool have_std_par = true;
+#else
+inline constexpr bool have_std_par = false;
+#endif
+
+// The peers' names, as they appear in the table and in the JSON's "impl".
+inline constexpr const char* std_par = "std::execution::par";
+inline constexpr const char* tbb_peer = "tbb";
+inline constexpr const char* ips4o_peer = "ips4o";
+inline constexpr const char* boost_bis = "boost::block_indirect_sort";
+inline constexpr const char* boost_pss = "boost::parallel_stable_sort";
+inline constexpr const char* pdqsort_peer = "pdqsort";
+
+// One implementation of a case: ak or a peer.
+struct impl {
+  std::string name;
+  std::function<void()> prepare;  // untimed, before every run (restores inputs); may be empty
+  std::function<void()> run;      // what is timed
+  // Peers: after their first run, "" when the result agrees with ak's, else what differs.
+  std::function<std::string()> check;
+};
+
+struct bench_case {
+  std::string op;
+  dtype type{};
+  std::int64_t n = 0;         // as asked for
+  std::int64_t elements = 0;  // as run (a square matrix of n elements has floor(sqrt(n))^2)
+  double bytes = 0;           // bytes counted per call (see the legend in bench.cpp)
+  bool writes = false;        // compared with the copy bandwidth, else with the read bandwidth
+  double input_bytes = 0;     // > 0: measure each call's peak RSS growth relative to this
+  std::string note;           // shown under the table: what exactly runs
+  impl ak;
+  std::vector<impl> peers;
+};
+
+// Which ops a translation unit provides. build() allocates and fills the inputs; cases are
+// built, run and dropped one at a time, so that only one case's memory is alive.
+struct op_spec {
+  std::string name;
+  std::string group;  // for the plot script: reduce, elementwise, sort, sort_keys, dims
+  std::vector<dtype> default_dtypes;
+  std::function<bench_case(dtype, std::int64_t)> build;
+  std::int64_t default_n = 10'000'000;  // without --n
+};
+void add_reduce_ops(std::vector<op_spec>& ops);       // bench_reduce.cpp
+void add_elementwise_ops(std::vector<op_spec>& ops);  // bench_elementwise.cpp
+void add_sort_ops(std::vector<op_spec>& ops);         // bench_sort.cpp
+void add_sort_key_ops(std::vector<op_spec>& ops);     // bench_sort_keys.cpp
+
+// Without --n, sorts run on fewer elements than the rest, so that the default run takes about a
+// minute on two cores.
+inline constexpr std::int64_t sort_default_n = 1'000'000;
+
+// The peers this build has (CMake drops one whose headers are missing).
+std::vector<std::string> available_peers();
+// The thread count every peer is given: ak::cpu::num_threads().
+int peer_threads();
+
+// ---- dtype dispatch ---------------------------------------------------------------------------
+
+// f.template operator()<T>() for the C++ type of a numeric dtype.
+template <class F>
+decltype(auto) visit_numeric(dtype t, F&& f) {
+  switch (t) {
+    case dtype::int8: return f.template operator()<std::int8_t>();
+    case dtype::int16: return f.template operator()<std::int16_t>();
+    case dtype::int32: return f.template operator()<std::int32_t>();
+    case dtype::int64: return f.template operator()<std::int64_t>();
+    case dtype::uint8: return f.template operator()<std::uint8_t>();
+    case dtype::uint16: return f.template operator()<std::uint16_t>();
+    case dtype::uint32: return f.template operator()<std::uint32_t>();
+    case dtype::uint64: return f.template operator()<std::uint64_t>();
+    case dtype::float32: return f.template operator()<float>();
+    case dtype::float64: return f.template operator()<double>();
+    case dtype::bool_: break;
+  }
+  throw std::invalid_argument("ak bench: no benchmarks for dtype " + std::string(name_of(t)));
+}
+
+// ---- buffers and inputs -----------------------------------------------------------------------
+
+// Uninitialised memory shared by a case's closures; freed when the case is dropped.
+template <class T>
+std::shared_ptr<T[]> make_buffer(std::int64_t n) {
+  return std::shared_ptr<T[]>(new T[static_cast<std::size_t>(n > 0 ? n : 1)]);
+}
+
+inline std::uint64_t hash64(std::uint64_t x) noexcept {  // splitmix64's finaliser
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+// p[i] = gen(i) in parallel.
+template <class T, class G>
+void parallel_fill(T* p, std::int64_t n, G gen) {
+  tbb::parallel_for(tbb::blocked_range<std::int64_t>(0, n, 1 << 15), [&](const auto& r) {
+    for (std::int64_t i = r.begin(); i < r.end(); ++i) p[i] = gen(i);
+  });
+}
+
+template <class T>
+void parallel_copy(T* dst, const T* src, std::int64_t n) {
+  tbb::parallel_for(tbb::blocked_range<std::int64_t>(0, n, 1 << 16), [&](const auto& r) {
+    std::memcpy(dst + r.begin(), src + r.begin(), static_cast<std::size_t>(r.size()) * sizeof(T));
+  });
+}
+
+// Sort keys: integers over their whole range; floats uniform in [-1, 1), exact multiples of
+// 2^-23 (2^-52), never -0.0 nor NaN, so that every library's order is the same.
+template <class T>
+T random_key(std::uint64_t h) noexcept {
+  if constexpr (std::is_same_v<T, float>)
+    return static_cast<float>(static_cast<std::int32_t>(h >> 40) - (1 << 23)) * 0x1p-23f;
+  else if constexpr (std::is_same_v<T, double>)
+    return static_cast<double>(static_cast<std::int64_t>(h >> 11) - (std::int64_t{1} << 52)) *
+           0x1p-52;
+  else
+    return static_cast<T>(h);
+}
+
+// Reduction inputs: small integers (-3..3 signed, 0..3 unsigned) so that sums and sums of
+// squares do not overflow up to n = 2e8; floats as random_key.
+template <class T>
+T random_small(std::uint64_t h) noexcept {
+  if constexpr (std::is_floating_point_v<T>)
+    return random_key<T>(h);
+  else if constexpr (std::is_signed_v<T>)
+    return static_cast<T>(static_cast<int>(h % 7) - 3);
+  else
+    return static_cast<T>(h % 4);
+}
+
+template <class T>
+void fill_keys(T* p, std::int64_t n, std::uint64_t seed) {
+  parallel_fill(p, n, [seed](std::int64_t i) {
+    return random_key<T>(hash64(seed ^ (static_cast<std::uint64_t>(i) * 0x2545f4914f6cdd1dULL)));
+  });
+}
+
+template <class T>
+void fill_small(T* p, std::int64_t n, std::uint64_t seed) {
+  parallel_fill(p, n, [seed](std::int64_t i) {
+    return random_small<T>(hash64(seed ^ (static_cast<std::uint64_t>(i) * 0x2545f4914f6cdd1dULL)));
+  });
+}
+
+// ---- checks -----------------------------------------------------------------------------------
+
+template <class T>
+std::string text_of(T x) {
+  std::ostringstream s;
+  if constexpr (std::is_floating_point_v<T>) {
+    s.precision(17);
+    s << x;
+  } else if constexpr (std::is_signed_v<T>) {
+    s << static_cast<std::int64_t>(x);
+  } else {
+    s << static_cast<std::uint64_t>(x);
+  }
+  return s.str();
+}
+
+// How far apart two sums may be: relative to the sum of the magnitudes that went into them.
+template <class T>
+constexpr double sum_tolerance() {
+  if constexpr (std::is_same_v<T, float>) return 1e-5;
+  else if constexpr (std::is_same_v<T, double>) return 1e-12;
+  else return 0.0;
+}
+
+// "" when a and b are equal (within tolerance * magnitude for floats).
+template <class T>
+std::string compare_value(const T& a, const T& b, double magnitude, std::string_view what) {
+  bool ok;
+  if constexpr (std::is_floating_point_v<T>)
+    ok = std::abs(static_cast<double>(a) - static_cast<double>(b)) <=
+         sum_tolerance<T>() * magnitude + 1e-30;
+  else
+    ok = a == b;
+  if (ok) return "";
+  return std::string(what) + ": ak " + text_of(a) + ", peer " + text_of(b);
+}
+
+// "" when the arrays are equal element by element; else the first difference. For floats,
+// element i may differ by tolerance * magnitude(i).
+template <class T, class M>
+std::string compare_arrays(const T* a, const T* b, std::int64_t n, M magnitude) {
+  for (std::int64_t i = 0; i < n; ++i) {
+    std::string d = compare_value(a[i], b[i], magnitude(i), "");
+    if (!d.empty()) return "first difference at [" + std::to_string(i) + "]" + d;
+  }
+  return "";
+}
+template <class T>
+std::string compare_exact(const T* a, const T* b, std::int64_t n) {
+  return compare_arrays(a, b, n, [](std::int64_t) { return 0.0; });
+}
+
+// The sum of |x| over the input, the scale of a float sum's rounding.
+template <class T>
+double sum_of_magnitudes(const T* p, std::int64_t n) {
+  return tbb::parallel_reduce(
+      tbb::blocked_range<std::int64_t>(0, n, 1 << 15), 0.0,
+      [&](const auto& r, double s) {
+        for (std::int64_t i = r.begin(); i < r.end(); ++i) s += std::abs(static_cast<double>(p[i]));
+        return s;
+      },
+      [](double a, double b) { return a + b; });
+}
+
+}  // namespace ak::tool::bench
