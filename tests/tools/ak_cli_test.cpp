@@ -2,9 +2,13 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <unistd.h>
+
 #include <array>
 #include <cstdio>
+#include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 
 namespace {
@@ -100,6 +104,59 @@ TEST(AkCli, Demo) {
   auto r = run_ak("demo", clean);
   EXPECT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("round trip exact"), std::string::npos) << r.output;
+}
+
+// `ak bench` as the docs run it: ak and its peers, checked against each other, and the memory
+// bandwidth, as JSON rows.
+TEST(AkCli, BenchWritesRowsForAkPeersAndBandwidth) {
+  const std::string path = ::testing::TempDir() + "ak_bench_" + std::to_string(::getpid()) + ".json";
+  auto r = run_ak("bench --ops reduce,sort --dtypes int64 --n 100000 --json '" + path + "'", clean);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("memory bandwidth"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("peak memory"), std::string::npos) << r.output;
+  std::ifstream in(path);
+  ASSERT_TRUE(in) << path;
+  const auto rows = nlohmann::json::parse(in);
+  std::remove(path.c_str());
+  ASSERT_TRUE(rows.is_array());
+  std::set<std::pair<std::string, std::string>> seen;  // (op, impl)
+  for (const auto& row : rows) {
+    for (const char* key : {"op", "dtype", "n", "impl", "median_s"})
+      ASSERT_TRUE(row.contains(key)) << key << " missing in " << row.dump();
+    EXPECT_EQ(row["dtype"], "int64") << row.dump();
+    EXPECT_EQ(row["n"], 100000) << row.dump();
+    EXPECT_GT(row["median_s"].get<double>(), 0) << row.dump();
+    EXPECT_GT(row["gb_s"].get<double>(), 0) << row.dump();
+    const std::string op = row["op"], impl = row["impl"];
+    seen.insert({op, impl});
+    if (impl == "bandwidth") {
+      EXPECT_TRUE(op == "read" || op == "copy") << row.dump();
+    } else {
+      EXPECT_TRUE(op == "reduce" || op == "sort") << row.dump();
+      if (impl != "ak") {
+        EXPECT_EQ(row["check"], "ok") << row.dump();
+        EXPECT_GT(row["ratio"].get<double>(), 0) << row.dump();
+      }
+    }
+    if (op == "sort") {
+      EXPECT_TRUE(row.contains("peak_rss_ratio")) << row.dump();
+    }
+  }
+  for (const char* op : {"reduce", "sort"}) {
+    EXPECT_TRUE(seen.count({op, "ak"})) << op;
+    EXPECT_TRUE(seen.count({op, "tbb"})) << op;  // TBB is a dependency of ak: always a peer
+  }
+  EXPECT_TRUE(seen.count({"read", "bandwidth"}));
+  EXPECT_TRUE(seen.count({"copy", "bandwidth"}));
+}
+
+TEST(AkCli, BenchRejectsBadArguments) {
+  for (const char* args : {"bench --ops frobnicate", "bench --n 1e", "bench --n 0", "bench --n 2.5",
+                           "bench --dtypes bool", "bench --dtypes float16"}) {
+    auto r = run_ak(args, clean);
+    EXPECT_NE(r.exit_code, 0) << args;
+    EXPECT_NE(r.output.find("Usage"), std::string::npos) << args << ": " << r.output;
+  }
 }
 
 }  // namespace
