@@ -35,7 +35,9 @@ void accumulate_impl(view<const T> src, view<R> dst, const Op& op, const accumul
                                               std::to_string(src.rank()) + ")", "none");
   const std::optional<R> init = o.init ? o.init : neutral_element<R, Op>();
   if (!o.inclusive && !init) throw_no_init(function, "for an exclusive scan");
-  const scan_tuning t = tuning(scan_hook{}, dev, tuning_dtype<T>(), o.tuning);
+  // The result type keys the tuning: tiles hold R values, and accumulate_temp_bytes<R> sizes the
+  // temp storage from the same lookup.
+  const scan_tuning t = tuning(scan_hook{}, dev, tuning_dtype<R>(), o.tuning);
   std::int64_t outer = 1, inner = 1;
   for (std::size_t k = 0; k < src.rank(); ++k) {
     if (k < dim) outer *= src.shape()[k];
