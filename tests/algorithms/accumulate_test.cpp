@@ -292,3 +292,25 @@ TEST(AccumulateBool, LogicalOperatorsAlongEachDim) {
 
 }  // namespace
 }  // namespace akt
+
+namespace akt {
+namespace {
+
+// accumulate_temp_bytes<R> sizes the temp of a scan whose result type is R, even when the
+// elements are of another type whose tuning differs.
+TEST(AccumulateTemp, WiderResultTypeWithAPerDtypeTuning) {
+  AKT_RANDOM(r);
+  const ak::scoped_tuning small_int8_tiles(ak::scan_hook{}, ak::scan_tuning{.cpu_grain = 1000}, {.dtype = "int8"});
+  const i64 n = 300001;
+  const buf<std::int8_t> data = make_data<std::int8_t>(n, pattern::random, r);
+  std::vector<std::byte> temp(ak::accumulate_temp_bytes<std::int64_t>(n));
+  const ak::array<std::int64_t> got =
+      ak::accumulate(data.view(), ak::plus{}, ak::accumulate_options<std::int64_t>{.init = 0, .temp = temp});
+  buf<std::int64_t> want(n);
+  std::int64_t acc = 0;
+  for (i64 i = 0; i < n; ++i) want[i] = acc += data[i];
+  EXPECT_TRUE(same_elements(got, want));
+}
+
+}  // namespace
+}  // namespace akt
