@@ -313,3 +313,37 @@ TEST(Loops, ForaxesVisitsEachIndexOfTheDimension) {
 
 }  // namespace
 }  // namespace akt
+
+namespace akt {
+namespace {
+
+// Indices may be any view: a transposed index matrix gathers in its row-major order.
+TEST(Take, NonContiguousIndices) {
+  AKT_RANDOM(r);
+  const buf<double> src = make_data<double>(5000, pattern::random, r);
+  buf<std::int32_t> idx(60 * 70);
+  for (auto& x : idx) x = static_cast<std::int32_t>(r.between(0, 4999));
+  const ak::view<const std::int32_t> iv = ak::view<const std::int32_t>(idx.data(), ak::shape{60, 70}).transpose().slice(1, 0, 60, -2);
+  const ak::array<double> got = ak::take(src.view(), iv);
+  EXPECT_EQ(got.shape(), iv.shape());
+  const buf<std::int32_t> flat = gather(iv);
+  buf<double> want(flat.size());
+  for (i64 j = 0; j < flat.size(); ++j) want[j] = src[flat[j]];
+  EXPECT_TRUE(same_elements(got, want));
+}
+
+// An exception thrown by the caller's function reaches the caller.
+TEST(Loops, ExceptionsFromTheFunctionPropagate) {
+  struct boom : std::runtime_error {
+    boom() : std::runtime_error("boom") {}
+  };
+  for (i64 n : {i64{1}, i64{100}, big_size}) {
+    const i64 at_index = n / 2;
+    EXPECT_THROW(ak::foreachindex(n, [&](i64 i) { if (i == at_index) throw boom(); }), boom) << "n = " << n;
+    const std::vector<float> v(static_cast<std::size_t>(n), 1.0f);
+    EXPECT_THROW((void)ak::map([&](float x) -> float { if (x > 0) throw boom(); return x; }, v), boom) << "n = " << n;
+  }
+}
+
+}  // namespace
+}  // namespace akt
