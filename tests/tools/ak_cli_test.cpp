@@ -109,7 +109,8 @@ TEST(AkCli, Demo) {
 // `ak bench` as the docs run it: ak and its peers, checked against each other, and the memory
 // bandwidth, as JSON rows.
 TEST(AkCli, BenchWritesRowsForAkPeersAndBandwidth) {
-  const std::string path = ::testing::TempDir() + "ak_bench_" + std::to_string(::getpid()) + ".json";
+  const std::string path =
+      ::testing::TempDir() + "ak_bench_" + std::to_string(::getpid()) + ".json";
   auto r = run_ak("bench --ops reduce,sort --dtypes int64 --n 100000 --json '" + path + "'", clean);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("memory bandwidth"), std::string::npos) << r.output;

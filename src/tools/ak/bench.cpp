@@ -160,7 +160,8 @@ void on_slices(std::int64_t n, int threads, F f) {
 bandwidth measure_bandwidth(int threads) {
   // Several times the last-level cache, so that the caches hold a small part of it.
   const std::int64_t l3 = device("cpu").info().l3_cache_bytes;
-  const std::int64_t bytes = std::clamp<std::int64_t>(8 * l3, std::int64_t{256} << 20, std::int64_t{1} << 30);
+  const std::int64_t bytes =
+      std::clamp<std::int64_t>(8 * l3, std::int64_t{256} << 20, std::int64_t{1} << 30);
   const std::int64_t words = bytes / 8;
   auto src = make_buffer<std::uint64_t>(words);
   auto dst = make_buffer<std::uint64_t>(words);
@@ -230,13 +231,17 @@ case_result run_case(bench_case& c) {
   const bool peak = c.input_bytes > 0;
   // First round, untimed: warms up every impl, checks each peer against ak, and measures the
   // peak memory of sorts.
-  if (peak) r.ak.peak_bytes = run_measuring_peak(c.ak);
-  else timed_run(c.ak);
+  if (peak)
+    r.ak.peak_bytes = run_measuring_peak(c.ak);
+  else
+    timed_run(c.ak);
   for (const impl& p : c.peers) {
     impl_result pr;
     pr.name = p.name;
-    if (peak) pr.peak_bytes = run_measuring_peak(p);
-    else timed_run(p);
+    if (peak)
+      pr.peak_bytes = run_measuring_peak(p);
+    else
+      timed_run(p);
     if (p.check) pr.mismatch = p.check();
     r.peers.push_back(std::move(pr));
   }
@@ -254,7 +259,8 @@ case_result run_case(bench_case& c) {
   }
   if (c.peers.empty()) {
     const auto t0 = bench_clock::now();
-    for (int runs = 0; runs < max_pairs && (runs < min_pairs || seconds_since(t0) < budget_s); ++runs)
+    for (int runs = 0; runs < max_pairs && (runs < min_pairs || seconds_since(t0) < budget_s);
+         ++runs)
       r.ak.times.push_back(timed_run(c.ak));
   }
   return r;
@@ -276,9 +282,12 @@ std::string size_text(std::int64_t n) {
 std::string time_text(double s) {
   std::ostringstream o;
   o << std::fixed;
-  if (s < 1e-3) o << std::setprecision(1) << s * 1e6 << " us";
-  else if (s < 1) o << std::setprecision(2) << s * 1e3 << " ms";
-  else o << std::setprecision(3) << s << " s";
+  if (s < 1e-3)
+    o << std::setprecision(1) << s * 1e6 << " us";
+  else if (s < 1)
+    o << std::setprecision(2) << s * 1e3 << " ms";
+  else
+    o << std::setprecision(3) << s << " s";
   return o.str();
 }
 
@@ -295,7 +304,8 @@ void print_header() {
   std::cout << std::left << std::setw(w_op) << "op" << std::setw(w_dtype) << "dtype"
             << std::setw(w_n) << "n" << std::setw(w_impl) << "impl" << std::right
             << std::setw(w_time) << "median" << std::setw(w_ratio) << "vs ak" << std::setw(w_gbs)
-            << "GB/s" << std::setw(w_bw) << "%bw" << std::setw(w_runs) << "runs" << "\n";
+            << "GB/s" << std::setw(w_bw) << "%bw" << std::setw(w_runs) << "runs"
+            << "\n";
 }
 
 void print_row(const case_result& c, const impl_result& r, bool is_ak, const bandwidth& bw) {
@@ -305,9 +315,9 @@ void print_row(const case_result& c, const impl_result& r, bool is_ak, const ban
   std::cout << std::left << std::setw(w_op) << c.op << std::setw(w_dtype) << name_of(c.type)
             << std::setw(w_n) << size_text(c.n) << std::setw(w_impl) << r.name << std::right
             << std::setw(w_time) << time_text(t) << std::setw(w_ratio)
-            << (is_ak ? std::string("-") : fixed_text(median(r.ratios), 2) + "x") << std::setw(w_gbs)
-            << fixed_text(gbs, 1) << std::setw(w_bw - 1) << fixed_text(100 * frac, 0) << "%"
-            << std::setw(w_runs) << r.times.size();
+            << (is_ak ? std::string("-") : fixed_text(median(r.ratios), 2) + "x")
+            << std::setw(w_gbs) << fixed_text(gbs, 1) << std::setw(w_bw - 1)
+            << fixed_text(100 * frac, 0) << "%" << std::setw(w_runs) << r.times.size();
   if (!r.mismatch.empty()) std::cout << "  MISMATCH";
   std::cout << "\n";
 }
@@ -349,12 +359,13 @@ std::vector<op_spec> all_ops() {
   add_sort_ops(ops);
   add_sort_key_ops(ops);
   // The order of the table: reduce-like, element-wise, sorts, sorts with keys, dims.
-  const std::vector<std::string> order{"reduce",    "mapreduce",   "count",      "any",
-                                       "all",       "map",         "broadcast",  "accumulate",
-                                       "sort",      "sort_custom", "sort_struct", "sortperm",
-                                       "sort_by_key", "searchsorted", "sum_dims0", "sum_dims1"};
+  const std::vector<std::string> order{"reduce",      "mapreduce",    "count",       "any",
+                                       "all",         "map",          "broadcast",   "accumulate",
+                                       "sort",        "sort_custom",  "sort_struct", "sortperm",
+                                       "sort_by_key", "searchsorted", "sum_dims0",   "sum_dims1"};
   std::sort(ops.begin(), ops.end(), [&](const op_spec& a, const op_spec& b) {
-    return std::find(order.begin(), order.end(), a.name) < std::find(order.begin(), order.end(), b.name);
+    return std::find(order.begin(), order.end(), a.name) <
+           std::find(order.begin(), order.end(), b.name);
   });
   return ops;
 }
@@ -385,11 +396,12 @@ int run_bench(const bench_options& o) {
   const std::vector<op_spec> ops = all_ops();
   // Which ops, dtypes and sizes.
   std::vector<const op_spec*> chosen;
-  const std::vector<std::string> default_ops{"reduce", "mapreduce", "accumulate", "sort"};
+  const std::vector<std::string> default_ops{"reduce", "mapreduce", "map", "accumulate", "sort"};
   const std::vector<std::string>& names = o.ops.empty() ? default_ops : o.ops;
   const bool all = std::find(names.begin(), names.end(), "all") != names.end();
   for (const auto& spec : ops)
-    if (all || std::find(names.begin(), names.end(), spec.name) != names.end()) chosen.push_back(&spec);
+    if (all || std::find(names.begin(), names.end(), spec.name) != names.end())
+      chosen.push_back(&spec);
   std::vector<dtype> dtypes;
   for (const auto& d : o.dtypes) dtypes.push_back(*parse_dtype(d));
   std::vector<std::int64_t> sizes;
@@ -406,7 +418,8 @@ int run_bench(const bench_options& o) {
 
   const int threads = peer_threads();
   // Every TBB-based impl (ak's cpu backend, std::execution::par, tbb) at ak's thread count.
-  tbb::global_control cap(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(threads));
+  tbb::global_control cap(tbb::global_control::max_allowed_parallelism,
+                          static_cast<std::size_t>(threads));
   std::cout << "ak bench: ak " << version_string() << " on " << device("cpu").info().description
             << ", " << threads << " threads (ak::cpu::num_threads; every peer gets as many, "
             << "pdqsort is sequential)\npeers:";
@@ -415,9 +428,9 @@ int run_bench(const bench_options& o) {
 
   const bandwidth bw = measure_bandwidth(threads);
   std::cout << "memory bandwidth, measured now on " << threads << " threads over "
-            << mib_text(static_cast<double>(bw.buffer_bytes)) << ": read " << fixed_text(bw.read_gbs, 1)
-            << " GB/s (a sum, 8 accumulators per thread), copy " << fixed_text(bw.copy_gbs, 1)
-            << " GB/s (memcpy; bytes read + bytes written)\n\n";
+            << mib_text(static_cast<double>(bw.buffer_bytes)) << ": read "
+            << fixed_text(bw.read_gbs, 1) << " GB/s (a sum, 8 accumulators per thread), copy "
+            << fixed_text(bw.copy_gbs, 1) << " GB/s (memcpy; bytes read + bytes written)\n\n";
   print_header();
 
   std::vector<case_result> results;
@@ -457,12 +470,24 @@ int run_bench(const bench_options& o) {
   // The bandwidth as times for each (n, dtype) of the run.
   for (const auto& [n, t] : seen) {
     const double b = static_cast<double>(n) * static_cast<double>(size_of(t));
-    rows.push_back(json{{"op", "read"}, {"dtype", std::string(name_of(t))}, {"n", n}, {"impl", "bandwidth"},
-                    {"median_s", b / (bw.read_gbs * 1e9)}, {"gb_s", bw.read_gbs},
-                    {"bytes", b}, {"buffer_bytes", bw.buffer_bytes}, {"threads", threads}});
-    rows.push_back(json{{"op", "copy"}, {"dtype", std::string(name_of(t))}, {"n", n}, {"impl", "bandwidth"},
-                    {"median_s", 2 * b / (bw.copy_gbs * 1e9)}, {"gb_s", bw.copy_gbs},
-                    {"bytes", 2 * b}, {"buffer_bytes", bw.buffer_bytes}, {"threads", threads}});
+    rows.push_back(json{{"op", "read"},
+                        {"dtype", std::string(name_of(t))},
+                        {"n", n},
+                        {"impl", "bandwidth"},
+                        {"median_s", b / (bw.read_gbs * 1e9)},
+                        {"gb_s", bw.read_gbs},
+                        {"bytes", b},
+                        {"buffer_bytes", bw.buffer_bytes},
+                        {"threads", threads}});
+    rows.push_back(json{{"op", "copy"},
+                        {"dtype", std::string(name_of(t))},
+                        {"n", n},
+                        {"impl", "bandwidth"},
+                        {"median_s", 2 * b / (bw.copy_gbs * 1e9)},
+                        {"gb_s", bw.copy_gbs},
+                        {"bytes", 2 * b},
+                        {"buffer_bytes", bw.buffer_bytes},
+                        {"threads", threads}});
   }
 
   std::cout << "\nvs ak: the median over pairs of (peer time / ak time) from alternating runs; "
@@ -478,7 +503,8 @@ int run_bench(const bench_options& o) {
   const std::int64_t l3 = device("cpu").info().l3_cache_bytes;
   bool in_cache = false;
   for (const auto& r : results)
-    in_cache = in_cache || r.bytes / median(r.ak.times) / 1e9 > (r.writes ? bw.copy_gbs : bw.read_gbs);
+    in_cache =
+        in_cache || r.bytes / median(r.ak.times) / 1e9 > (r.writes ? bw.copy_gbs : bw.read_gbs);
   if (in_cache)
     std::cout << "%bw over 100%: the case's data fits in the caches (the last level holds "
               << mib_text(static_cast<double>(l3))
@@ -491,11 +517,12 @@ int run_bench(const bench_options& o) {
       std::cout << "\npeak memory: how far the process's peak RSS rose during one call, over the "
                    "input's bytes (VmHWM, reset through /proc/self/clear_refs):\n";
     any_peak = true;
-    std::cout << "  " << std::left << std::setw(w_op) << r.op << std::setw(w_dtype) << name_of(r.type)
-              << std::setw(w_n) << size_text(r.n) << std::right;
+    std::cout << "  " << std::left << std::setw(w_op) << r.op << std::setw(w_dtype)
+              << name_of(r.type) << std::setw(w_n) << size_text(r.n) << std::right;
     auto show = [&](const impl_result& p) {
       return p.name + " " +
-             (p.peak_bytes ? fixed_text(*p.peak_bytes / r.input_bytes, 2) + "x" : std::string("n/a"));
+             (p.peak_bytes ? fixed_text(*p.peak_bytes / r.input_bytes, 2) + "x"
+                           : std::string("n/a"));
     };
     std::cout << show(r.ak);
     if (r.ak.peak_bytes) std::cout << " (" << mib_text(*r.ak.peak_bytes) << ")";

@@ -97,17 +97,28 @@ int peer_threads();
 template <class F>
 decltype(auto) visit_numeric(dtype t, F&& f) {
   switch (t) {
-    case dtype::int8: return f.template operator()<std::int8_t>();
-    case dtype::int16: return f.template operator()<std::int16_t>();
-    case dtype::int32: return f.template operator()<std::int32_t>();
-    case dtype::int64: return f.template operator()<std::int64_t>();
-    case dtype::uint8: return f.template operator()<std::uint8_t>();
-    case dtype::uint16: return f.template operator()<std::uint16_t>();
-    case dtype::uint32: return f.template operator()<std::uint32_t>();
-    case dtype::uint64: return f.template operator()<std::uint64_t>();
-    case dtype::float32: return f.template operator()<float>();
-    case dtype::float64: return f.template operator()<double>();
-    case dtype::bool_: break;
+    case dtype::int8:
+      return f.template operator()<std::int8_t>();
+    case dtype::int16:
+      return f.template operator()<std::int16_t>();
+    case dtype::int32:
+      return f.template operator()<std::int32_t>();
+    case dtype::int64:
+      return f.template operator()<std::int64_t>();
+    case dtype::uint8:
+      return f.template operator()<std::uint8_t>();
+    case dtype::uint16:
+      return f.template operator()<std::uint16_t>();
+    case dtype::uint32:
+      return f.template operator()<std::uint32_t>();
+    case dtype::uint64:
+      return f.template operator()<std::uint64_t>();
+    case dtype::float32:
+      return f.template operator()<float>();
+    case dtype::float64:
+      return f.template operator()<double>();
+    case dtype::bool_:
+      break;
   }
   throw std::invalid_argument("ak bench: no benchmarks for dtype " + std::string(name_of(t)));
 }
@@ -200,9 +211,12 @@ std::string text_of(T x) {
 // How far apart two sums may be: relative to the sum of the magnitudes that went into them.
 template <class T>
 constexpr double sum_tolerance() {
-  if constexpr (std::is_same_v<T, float>) return 1e-5;
-  else if constexpr (std::is_same_v<T, double>) return 1e-12;
-  else return 0.0;
+  if constexpr (std::is_same_v<T, float>)
+    return 1e-5;
+  else if constexpr (std::is_same_v<T, double>)
+    return 1e-12;
+  else
+    return 0.0;
 }
 
 // "" when a and b are equal (within tolerance * magnitude for floats).

@@ -40,22 +40,29 @@ bench_case map_case(std::int64_t n) {
   c.elements = n;
   c.bytes = 2.0 * static_cast<double>(n) * sizeof(T);
   c.writes = true;
-  c.note = "into an existing array: ak::map_into(y, 2x+1, x); std::transform(par); "
-           "tbb::parallel_for";
+  c.note =
+      "into an existing array: ak::map_into(y, 2x+1, x); std::transform(par); "
+      "tbb::parallel_for";
   auto check = [y_ak, y_peer, n] { return compare_exact(y_ak.get(), y_peer.get(), n); };
-  c.ak = {"ak", {},
+  c.ak = {"ak",
+          {},
           [x, y_ak, p, ya, n] {
-            ak::map_into(ak::view<T>(ya, ak::shape{n}), affine<T>{}, ak::view<const T>(p, ak::shape{n}));
+            ak::map_into(ak::view<T>(ya, ak::shape{n}), affine<T>{},
+                         ak::view<const T>(p, ak::shape{n}));
           },
           {}};
   if (have_std_par)
-    c.peers.push_back({std_par, {},
-                       [x, y_peer, p, yp, n] { std::transform(AK_BENCH_PAR p, p + n, yp, affine<T>{}); },
-                       check});
-  c.peers.push_back({tbb_peer, {},
+    c.peers.push_back(
+        {std_par,
+         {},
+         [x, y_peer, p, yp, n] { std::transform(AK_BENCH_PAR p, p + n, yp, affine<T>{}); },
+         check});
+  c.peers.push_back({tbb_peer,
+                     {},
                      [x, y_peer, p, yp, n] {
                        tbb::parallel_for(range(0, n, 1 << 14), [&](const range& r) {
-                         for (std::int64_t i = r.begin(); i < r.end(); ++i) yp[i] = affine<T>{}(p[i]);
+                         for (std::int64_t i = r.begin(); i < r.end(); ++i)
+                           yp[i] = affine<T>{}(p[i]);
                        });
                      },
                      check});
@@ -66,7 +73,8 @@ bench_case map_case(std::int64_t n) {
 // output (ak::broadcast returns a new array), released before the next run, untimed.
 template <class T>
 bench_case broadcast_case(std::int64_t n) {
-  const auto cols = std::max<std::int64_t>(1, static_cast<std::int64_t>(std::sqrt(static_cast<double>(n))));
+  const auto cols =
+      std::max<std::int64_t>(1, static_cast<std::int64_t>(std::sqrt(static_cast<double>(n))));
   const std::int64_t rows = n / cols, elements = rows * cols;
   auto m = make_buffer<T>(elements);
   auto row = make_buffer<T>(cols);
@@ -86,7 +94,8 @@ bench_case broadcast_case(std::int64_t n) {
   c.note = std::to_string(rows) + "x" + std::to_string(cols) +
            " matrix + row vector into a new array: ak::broadcast(ak::plus{}, m, row); "
            "std::for_each(par) / tbb::parallel_for over rows";
-  c.ak = {"ak", [out_ak] { *out_ak = ak::array<T>(); },
+  c.ak = {"ak",
+          [out_ak] { *out_ak = ak::array<T>(); },
           [m, row, out_ak, mp, rp, rows, cols] {
             *out_ak = ak::broadcast(ak::plus{}, ak::view<const T>(mp, ak::shape{rows, cols}),
                                     ak::view<const T>(rp, ak::shape{1, cols}));
@@ -138,10 +147,13 @@ bench_case accumulate_case(std::int64_t n) {
   c.elements = n;
   c.bytes = 2.0 * static_cast<double>(n) * sizeof(T);
   c.writes = true;
-  c.note = "inclusive scan with + in place: ak::accumulate_inplace(v, ak::plus{}); "
-           "std::inclusive_scan(par); tbb::parallel_scan";
-  c.ak = {"ak", [x, w_ak, p, wa, n] { parallel_copy(wa, p, n); },
-          [w_ak, wa, n] { ak::accumulate_inplace(ak::view<T>(wa, ak::shape{n}), ak::plus{}); }, {}};
+  c.note =
+      "inclusive scan with + in place: ak::accumulate_inplace(v, ak::plus{}); "
+      "std::inclusive_scan(par); tbb::parallel_scan";
+  c.ak = {"ak",
+          [x, w_ak, p, wa, n] { parallel_copy(wa, p, n); },
+          [w_ak, wa, n] { ak::accumulate_inplace(ak::view<T>(wa, ak::shape{n}), ak::plus{}); },
+          {}};
   auto restore = [x, w_peer, p, wp, n] { parallel_copy(wp, p, n); };
   // Prefix i of a float scan may differ by a tolerance times the sum of |x| up to i.
   auto check = [x, w_ak, w_peer, n] {
@@ -153,9 +165,9 @@ bench_case accumulate_case(std::int64_t n) {
     });
   };
   if (have_std_par)
-    c.peers.push_back({std_par, restore,
-                       [w_peer, wp, n] { std::inclusive_scan(AK_BENCH_PAR wp, wp + n, wp, add<T>{}); },
-                       check});
+    c.peers.push_back(
+        {std_par, restore,
+         [w_peer, wp, n] { std::inclusive_scan(AK_BENCH_PAR wp, wp + n, wp, add<T>{}); }, check});
   c.peers.push_back({tbb_peer, restore,
                      [w_peer, wp, n] {
                        tbb::parallel_scan(
@@ -177,12 +189,14 @@ bench_case accumulate_case(std::int64_t n) {
 
 void add_elementwise_ops(std::vector<op_spec>& ops) {
   const std::vector<dtype> defaults{dtype::int64, dtype::float64};
-  ops.push_back({"map", "elementwise", {dtype::float32, dtype::float64}, [](dtype t, std::int64_t n) {
-                   return visit_numeric(t, [&]<class T>() { return map_case<T>(n); });
-                 }});
-  ops.push_back({"broadcast", "elementwise", {dtype::float32, dtype::float64}, [](dtype t, std::int64_t n) {
-                   return visit_numeric(t, [&]<class T>() { return broadcast_case<T>(n); });
-                 }});
+  ops.push_back(
+      {"map", "elementwise", {dtype::float32, dtype::float64}, [](dtype t, std::int64_t n) {
+         return visit_numeric(t, [&]<class T>() { return map_case<T>(n); });
+       }});
+  ops.push_back(
+      {"broadcast", "elementwise", {dtype::float32, dtype::float64}, [](dtype t, std::int64_t n) {
+         return visit_numeric(t, [&]<class T>() { return broadcast_case<T>(n); });
+       }});
   ops.push_back({"accumulate", "elementwise", defaults, [](dtype t, std::int64_t n) {
                    return visit_numeric(t, [&]<class T>() { return accumulate_case<T>(n); });
                  }});

@@ -97,9 +97,7 @@ bench_case reduce_like(const std::string& op, std::int64_t n) {
     c.note = "ak::sum(v); std::reduce(par); tbb::parallel_reduce of a loop";
     add_cases(
         T{}, [v] { return ak::sum(v); },
-        [p, n] {
-          return std::reduce(AK_BENCH_PAR p, p + n, T(0), add<T>{});
-        },
+        [p, n] { return std::reduce(AK_BENCH_PAR p, p + n, T(0), add<T>{}); },
         [p, n] { return tbb_mapreduce<T>(p, n, [](T a) { return a; }); }, magnitude);
   } else if (op == "mapreduce") {
     c.note = "ak::mapreduce(v, x*x, ak::plus{}); std::transform_reduce(par); tbb::parallel_reduce";
@@ -117,28 +115,22 @@ bench_case reduce_like(const std::string& op, std::int64_t n) {
           return static_cast<std::int64_t>(std::count_if(AK_BENCH_PAR p, p + n, positive<T>{}));
         },
         [p, n] {
-          return tbb_mapreduce<std::int64_t>(p, n, [](T a) { return a > T(0) ? std::int64_t{1} : 0; });
+          return tbb_mapreduce<std::int64_t>(p, n,
+                                             [](T a) { return a > T(0) ? std::int64_t{1} : 0; });
         },
         0.0);
   } else if (op == "any") {
     c.note = "ak::any(v, x > 10), never true: a full pass; std::any_of(par); tbb::parallel_reduce";
     add_cases(
         bool{}, [v] { return ak::any(v, above_ten<T>{}); },
-        [p, n] {
-          return std::any_of(AK_BENCH_PAR p, p + n, above_ten<T>{});
-        },
+        [p, n] { return std::any_of(AK_BENCH_PAR p, p + n, above_ten<T>{}); },
         [p, n] { return tbb_any(p, n, above_ten<T>{}); }, 0.0);
   } else {  // all
     c.note = "ak::all(v, x < 10), always true: a full pass; std::all_of(par); tbb::parallel_reduce";
     add_cases(
         bool{}, [v] { return ak::all(v, below_ten<T>{}); },
-        [p, n] {
-          return std::all_of(AK_BENCH_PAR p, p + n, below_ten<T>{});
-        },
-        [p, n] {
-          return !tbb_any(p, n, [](T a) { return !below_ten<T>{}(a); });
-        },
-        0.0);
+        [p, n] { return std::all_of(AK_BENCH_PAR p, p + n, below_ten<T>{}); },
+        [p, n] { return !tbb_any(p, n, [](T a) { return !below_ten<T>{}(a); }); }, 0.0);
   }
   return c;
 }
@@ -148,8 +140,8 @@ bench_case reduce_like(const std::string& op, std::int64_t n) {
 // Column sums (along dimension 0) of rows x cols, for the columns [c0, c1): each row's run of
 // columns is added into a local block of accumulators, so that the loop vectorises.
 template <class T>
-void column_sums(const T* m, std::int64_t rows, std::int64_t cols, std::int64_t c0,
-                 std::int64_t c1, T* out) {
+void column_sums(const T* m, std::int64_t rows, std::int64_t cols, std::int64_t c0, std::int64_t c1,
+                 T* out) {
   constexpr std::int64_t block = 512;
   std::array<T, block> acc{};
   for (std::int64_t b = c0; b < c1; b += block) {
@@ -195,8 +187,10 @@ bench_case sum_dims(const std::string& op, std::int64_t n) {
            (along0 ? "blocks of 512 columns" : "rows, 8 accumulators per row") +
            "; std: for_each(par) over the same blocks" + (along0 ? "" : " (rows: std::reduce)");
   const ak::view<const T> m(p, ak::shape{side, side});
-  c.ak = {"ak", [out_ak] { *out_ak = ak::array<T>(); },
-          [x, m, out_ak, along0] { *out_ak = ak::sum(m, ak::dims{along0 ? 0 : 1}); }, {}};
+  c.ak = {"ak",
+          [out_ak] { *out_ak = ak::array<T>(); },
+          [x, m, out_ak, along0] { *out_ak = ak::sum(m, ak::dims{along0 ? 0 : 1}); },
+          {}};
   // Each output sums `side` elements of magnitude below 1.
   auto check = [out_ak, out_peer, side] {
     if (out_ak->size() != side) return std::string("ak's result has the wrong size");
@@ -211,35 +205,38 @@ bench_case sum_dims(const std::string& op, std::int64_t n) {
   T* o = out_peer.get();
   if (along0) {
     if (have_std_par)
-      c.peers.push_back({std_par, {},
-                       [x, index, out_peer, p, o, side, tasks] {
-                         std::for_each(AK_BENCH_PAR index.get(), index.get() + tasks,
-                                       [&](std::int64_t b) {
-                                         column_sums(p, side, side, b * col_block,
-                                                     std::min(side, (b + 1) * col_block), o);
-                                       });
-                       },
-                       check});
-    c.peers.push_back({tbb_peer, {},
-                       [x, out_peer, p, o, side] {
-                         tbb::parallel_for(
-                             range(0, side, col_block),
-                             [&](const range& r) { column_sums(p, side, side, r.begin(), r.end(), o); },
-                             tbb::simple_partitioner{});
-                       },
-                       check});
+      c.peers.push_back(
+          {std_par,
+           {},
+           [x, index, out_peer, p, o, side, tasks] {
+             std::for_each(AK_BENCH_PAR index.get(), index.get() + tasks, [&](std::int64_t b) {
+               column_sums(p, side, side, b * col_block, std::min(side, (b + 1) * col_block), o);
+             });
+           },
+           check});
+    c.peers.push_back(
+        {tbb_peer,
+         {},
+         [x, out_peer, p, o, side] {
+           tbb::parallel_for(
+               range(0, side, col_block),
+               [&](const range& r) { column_sums(p, side, side, r.begin(), r.end(), o); },
+               tbb::simple_partitioner{});
+         },
+         check});
   } else {
     if (have_std_par)
-      c.peers.push_back({std_par, {},
-                       [x, index, out_peer, p, o, side] {
-                         std::transform(AK_BENCH_PAR index.get(), index.get() + side, o,
-                                        [&](std::int64_t i) {
-                                          return std::reduce(p + i * side, p + (i + 1) * side,
-                                                             T(0), add<T>{});
-                                        });
-                       },
-                       check});
-    c.peers.push_back({tbb_peer, {},
+      c.peers.push_back(
+          {std_par,
+           {},
+           [x, index, out_peer, p, o, side] {
+             std::transform(AK_BENCH_PAR index.get(), index.get() + side, o, [&](std::int64_t i) {
+               return std::reduce(p + i * side, p + (i + 1) * side, T(0), add<T>{});
+             });
+           },
+           check});
+    c.peers.push_back({tbb_peer,
+                       {},
                        [x, out_peer, p, o, side] {
                          tbb::parallel_for(range(0, side, 16), [&](const range& r) {
                            for (std::int64_t i = r.begin(); i < r.end(); ++i)

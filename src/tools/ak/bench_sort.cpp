@@ -32,21 +32,25 @@ bench_case sort_values(const std::string& op, std::int64_t n, Lt lt) {
   auto restore_peer = [b, in, wp, n] { parallel_copy(wp, in, n); };
   auto restore_ak = [b, in, wa, n] { parallel_copy(wa, in, n); };
   if constexpr (std::is_same_v<Lt, std::less<T>>) {
-    c.note = "in place; ak::sort_inplace(v) (the default: radix sort for numbers); peers with "
-             "std::less";
+    c.note =
+        "in place; ak::sort_inplace(v) (the default: radix sort for numbers); peers with "
+        "std::less";
     c.ak = {"ak", restore_ak, [b, wa, n] { ak::sort_inplace(ak::view<T>(wa, ak::shape{n})); }, {}};
     add_sort_peers<every_sort_peer>(c, wp, n, lt, restore_peer, check, b);
   } else {
-    c.note = "descending through a comparator lambda, in place: ak::sort_inplace(v, "
-             "{.lt = [](T a, T b) { return a > b; }}) (a stable merge sort, the default for a "
-             "custom order); peers with the same lambda";
-    c.ak = {"ak", restore_ak,
+    c.note =
+        "descending through a comparator lambda, in place: ak::sort_inplace(v, "
+        "{.lt = [](T a, T b) { return a > b; }}) (a stable merge sort, the default for a "
+        "custom order); peers with the same lambda";
+    c.ak = {"ak",
+            restore_ak,
             [b, wa, n, lt] {
-              ak::sort_inplace(ak::view<T>(wa, ak::shape{n}), ak::sort_options<ak::identity, Lt>{.lt = lt});
+              ak::sort_inplace(ak::view<T>(wa, ak::shape{n}),
+                               ak::sort_options<ak::identity, Lt>{.lt = lt});
             },
             {}};
     add_sort_peers<peer_std_par | peer_tbb | peer_ips4o | peer_pdqsort>(c, wp, n, lt, restore_peer,
-                                                                         check, b);
+                                                                        check, b);
   }
   return c;
 }
@@ -103,9 +107,11 @@ bench_case sort_struct(std::int64_t n) {
     }
     return "";
   };
-  c.ak = {"ak", [b, in, wa, n] { parallel_copy(wa, in, n); },
+  c.ak = {"ak",
+          [b, in, wa, n] { parallel_copy(wa, in, n); },
           [b, wa, n] {
-            ak::sort_inplace(ak::view<R>(wa, ak::shape{n}), ak::sort_options<key_of<T>>{.by = key_of<T>{}});
+            ak::sort_inplace(ak::view<R>(wa, ak::shape{n}),
+                             ak::sort_options<key_of<T>>{.by = key_of<T>{}});
           },
           {}};
   add_sort_peers<peer_std_par | peer_tbb | peer_ips4o>(
@@ -117,17 +123,21 @@ bench_case sort_struct(std::int64_t n) {
 
 void add_sort_ops(std::vector<op_spec>& ops) {
   const std::vector<dtype> defaults{dtype::uint32, dtype::int64, dtype::float64};
-  ops.push_back({"sort", "sort", defaults, [](dtype t, std::int64_t n) {
-                   return visit_numeric(t, [&]<class T>() { return sort_values<T>("sort", n, std::less<T>{}); });
+  ops.push_back({"sort", "sort", defaults,
+                 [](dtype t, std::int64_t n) {
+                   return visit_numeric(
+                       t, [&]<class T>() { return sort_values<T>("sort", n, std::less<T>{}); });
                  },
                  sort_default_n});
-  ops.push_back({"sort_custom", "sort", defaults, [](dtype t, std::int64_t n) {
+  ops.push_back({"sort_custom", "sort", defaults,
+                 [](dtype t, std::int64_t n) {
                    return visit_numeric(t, [&]<class T>() {
                      return sort_values<T>("sort_custom", n, [](T a, T x) { return a > x; });
                    });
                  },
                  sort_default_n});
-  ops.push_back({"sort_struct", "sort", defaults, [](dtype t, std::int64_t n) {
+  ops.push_back({"sort_struct", "sort", defaults,
+                 [](dtype t, std::int64_t n) {
                    return visit_numeric(t, [&]<class T>() { return sort_struct<T>(n); });
                  },
                  sort_default_n});

@@ -44,11 +44,14 @@ bench_case sortperm_case(std::int64_t n) {
   c.bytes = static_cast<double>(n) * static_cast<double>(sizeof(T) + sizeof(std::int64_t));
   c.writes = true;
   c.input_bytes = static_cast<double>(n) * sizeof(T);
-  c.note = "ak::sortperm(v) (stable, int64); std: iota + std::stable_sort(par) of indices by "
-           "key; tbb, ips4o: sort (key, index) pairs by key then index, packed and unpacked in "
-           "the timed call";
-  c.ak = {"ak", [perm_ak] { *perm_ak = ak::array<std::int64_t>(); },
-          [x, perm_ak, in, n] { *perm_ak = ak::sortperm(ak::view<const T>(in, ak::shape{n})); }, {}};
+  c.note =
+      "ak::sortperm(v) (stable, int64); std: iota + std::stable_sort(par) of indices by "
+      "key; tbb, ips4o: sort (key, index) pairs by key then index, packed and unpacked in "
+      "the timed call";
+  c.ak = {"ak",
+          [perm_ak] { *perm_ak = ak::array<std::int64_t>(); },
+          [x, perm_ak, in, n] { *perm_ak = ak::sortperm(ak::view<const T>(in, ak::shape{n})); },
+          {}};
   auto release = [perm_peer] { perm_peer->reset(); };
   auto check = [perm_ak, perm_peer, n] {
     if (perm_ak->size() != n) return std::string("ak's result has the wrong size");
@@ -60,8 +63,9 @@ bench_case sortperm_case(std::int64_t n) {
                          *perm_peer = make_buffer<std::int64_t>(n);
                          std::int64_t* p = perm_peer->get();
                          std::for_each(AK_BENCH_PAR p, p + n, [p](std::int64_t& e) { e = &e - p; });
-                         std::stable_sort(AK_BENCH_PAR p, p + n,
-                                          [in](std::int64_t a, std::int64_t b) { return in[a] < in[b]; });
+                         std::stable_sort(
+                             AK_BENCH_PAR p, p + n,
+                             [in](std::int64_t a, std::int64_t b) { return in[a] < in[b]; });
                        },
                        check});
   // Pack, sort with one peer, unpack the indices.
@@ -108,15 +112,18 @@ bench_case sort_by_key_case(std::int64_t n) {
   c.bytes = 2.0 * static_cast<double>(n) * static_cast<double>(sizeof(T) + sizeof(std::int64_t));
   c.writes = true;
   c.input_bytes = static_cast<double>(n) * static_cast<double>(sizeof(T) + sizeof(std::int64_t));
-  c.note = "int64 values 0..n-1, in place: ak::sort_by_key(keys, values) (stable); peers sort "
-           "(key, index) pairs by key then index (" +
-           std::to_string(sizeof(keyed<T>)) + " bytes each; packed before the timed call)";
+  c.note =
+      "int64 values 0..n-1, in place: ak::sort_by_key(keys, values) (stable); peers sort "
+      "(key, index) pairs by key then index (" +
+      std::to_string(sizeof(keyed<T>)) + " bytes each; packed before the timed call)";
   c.ak = {"ak",
           [b, in, k, v, n] {
             parallel_copy(k, in, n);
             parallel_fill(v, n, [](std::int64_t i) { return i; });
           },
-          [b, k, v, n] { ak::sort_by_key(ak::view<T>(k, ak::shape{n}), ak::view<std::int64_t>(v, ak::shape{n})); },
+          [b, k, v, n] {
+            ak::sort_by_key(ak::view<T>(k, ak::shape{n}), ak::view<std::int64_t>(v, ak::shape{n}));
+          },
           {}};
   auto check = [b, k, v, kp, n]() -> std::string {
     for (std::int64_t i = 0; i < n; ++i)
@@ -148,11 +155,13 @@ bench_case searchsorted_case(std::int64_t n) {
   c.elements = n;
   c.bytes = static_cast<double>(m) * static_cast<double>(sizeof(T) + sizeof(std::int64_t));
   c.writes = true;
-  c.note = std::to_string(m) + " random queries in n sorted keys: ak::searchsortedfirst(sorted, "
+  c.note = std::to_string(m) +
+           " random queries in n sorted keys: ak::searchsortedfirst(sorted, "
            "queries); std::transform(par) / tbb::parallel_for of std::lower_bound; bytes: the "
            "queries read and the results written (the searches are bound by latency, not "
            "bandwidth)";
-  c.ak = {"ak", [out_ak] { *out_ak = ak::array<std::int64_t>(); },
+  c.ak = {"ak",
+          [out_ak] { *out_ak = ak::array<std::int64_t>(); },
           [s, q, out_ak, sp, qp, n, m] {
             *out_ak = ak::searchsortedfirst(ak::view<const T>(sp, ak::shape{n}),
                                             ak::view<const T>(qp, ak::shape{m}));
@@ -176,7 +185,8 @@ bench_case searchsorted_case(std::int64_t n) {
                        *out_peer = make_buffer<std::int64_t>(m);
                        std::int64_t* o = out_peer->get();
                        tbb::parallel_for(range(0, m, 1024), [&](const range& r) {
-                         for (std::int64_t i = r.begin(); i < r.end(); ++i) o[i] = first_not_less(qp[i]);
+                         for (std::int64_t i = r.begin(); i < r.end(); ++i)
+                           o[i] = first_not_less(qp[i]);
                        });
                      },
                      check});
@@ -187,15 +197,19 @@ bench_case searchsorted_case(std::int64_t n) {
 
 void add_sort_key_ops(std::vector<op_spec>& ops) {
   const std::vector<dtype> defaults{dtype::uint32, dtype::int64, dtype::float64};
-  ops.push_back({"sortperm", "sort_keys", defaults, [](dtype t, std::int64_t n) {
+  ops.push_back({"sortperm", "sort_keys", defaults,
+                 [](dtype t, std::int64_t n) {
                    return visit_numeric(t, [&]<class T>() { return sortperm_case<T>(n); });
                  },
                  sort_default_n});
-  ops.push_back({"sort_by_key", "sort_keys", defaults, [](dtype t, std::int64_t n) {
+  ops.push_back({"sort_by_key", "sort_keys", defaults,
+                 [](dtype t, std::int64_t n) {
                    return visit_numeric(t, [&]<class T>() { return sort_by_key_case<T>(n); });
                  },
                  sort_default_n});
-  ops.push_back({"searchsorted", "sort_keys", {dtype::int64, dtype::float64},
+  ops.push_back({"searchsorted",
+                 "sort_keys",
+                 {dtype::int64, dtype::float64},
                  [](dtype t, std::int64_t n) {
                    return visit_numeric(t, [&]<class T>() { return searchsorted_case<T>(n); });
                  },

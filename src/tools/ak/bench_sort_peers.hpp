@@ -54,7 +54,8 @@ void add_sort_peers(bench_case& c, T* w, std::int64_t n, Comp comp, std::functio
     c.peers.push_back({name, prepare, [w, n, comp, keep, sort] { sort(w, w + n, comp); }, check});
   };
   if constexpr ((Peers & peer_std_par) != 0 && have_std_par)
-    add(std_par, [](T* first, T* last, const Comp& cmp) { std::sort(AK_BENCH_PAR first, last, cmp); });
+    add(std_par,
+        [](T* first, T* last, const Comp& cmp) { std::sort(AK_BENCH_PAR first, last, cmp); });
   if constexpr ((Peers & peer_tbb) != 0)
     add(tbb_peer, [](T* first, T* last, const Comp& cmp) { tbb::parallel_sort(first, last, cmp); });
 #ifdef AK_BENCH_HAVE_IPS4O
@@ -66,11 +67,13 @@ void add_sort_peers(bench_case& c, T* w, std::int64_t n, Comp comp, std::functio
 #ifdef AK_BENCH_HAVE_BOOST_SORT
   if constexpr ((Peers & peer_boost_bis) != 0)
     add(boost_bis, [](T* first, T* last, const Comp& cmp) {
-      boost::sort::block_indirect_sort(first, last, cmp, static_cast<std::uint32_t>(peer_threads()));
+      boost::sort::block_indirect_sort(first, last, cmp,
+                                       static_cast<std::uint32_t>(peer_threads()));
     });
   if constexpr ((Peers & peer_boost_pss) != 0)
     add(boost_pss, [](T* first, T* last, const Comp& cmp) {
-      boost::sort::parallel_stable_sort(first, last, cmp, static_cast<std::uint32_t>(peer_threads()));
+      boost::sort::parallel_stable_sort(first, last, cmp,
+                                        static_cast<std::uint32_t>(peer_threads()));
     });
 #endif
 #ifdef AK_BENCH_HAVE_PDQSORT

@@ -28,16 +28,20 @@ int main(int argc, char** argv) {
       "with the memory bandwidth measured in the same run");
   std::vector<std::string> op_choices = ak::tool::bench_op_names();
   op_choices.push_back("all");
-  bench_cmd->add_option("--ops", bench.ops, "Ops, comma-separated, or all (default: reduce,mapreduce,accumulate,sort)")
+  bench_cmd
+      ->add_option("--ops", bench.ops,
+                   "Ops, comma-separated, or all (default: reduce,mapreduce,map,accumulate,sort)")
       ->delimiter(',')
       ->check(CLI::IsMember(op_choices));
   std::vector<std::string> dtype_choices;
   for (ak::dtype t : ak::all_dtypes)
     if (t != ak::dtype::bool_) dtype_choices.emplace_back(ak::name_of(t));
-  bench_cmd->add_option("--dtypes", bench.dtypes, "Element types, comma-separated (default: per op)")
+  bench_cmd
+      ->add_option("--dtypes", bench.dtypes, "Element types, comma-separated (default: per op)")
       ->delimiter(',')
       ->check(CLI::IsMember(dtype_choices));
-  bench_cmd->add_option("--n", bench.n, "Sizes, comma-separated: 1e7,1e8 or 10000000 (default: 1e7)")
+  bench_cmd
+      ->add_option("--n", bench.n, "Sizes, comma-separated: 1e7,1e8 or 10000000 (default: 1e7)")
       ->delimiter(',')
       ->check(CLI::Validator(
           [](std::string& s) {
