@@ -17,20 +17,37 @@
 
 namespace ak {
 
-// Same-typed arithmetic keeps its type (int8 + int8 is an int8 that wraps, as in Julia) rather
-// than promoting to int.
+namespace detail {
+// Integer arithmetic that wraps (as in Julia) without C++'s undefined signed overflow: computed
+// in the unsigned type of at least int's width.
+template <class T>
+using wrapping_t = std::make_unsigned_t<std::common_type_t<T, unsigned>>;
+}  // namespace detail
+
+// Same-typed arithmetic keeps its type (int8 + int8 is an int8) rather than promoting to int;
+// integers wrap.
 struct plus {
   template <class A, class B>
   constexpr auto operator()(const A& a, const B& b) const {
-    if constexpr (std::is_same_v<A, B> && std::is_arithmetic_v<A>) return static_cast<A>(a + b);
-    else return a + b;
+    if constexpr (std::is_same_v<A, B> && std::is_integral_v<A> && !std::is_same_v<A, bool>)
+      return static_cast<A>(static_cast<detail::wrapping_t<A>>(a) +
+                            static_cast<detail::wrapping_t<A>>(b));
+    else if constexpr (std::is_same_v<A, B> && std::is_arithmetic_v<A>)
+      return static_cast<A>(a + b);
+    else
+      return a + b;
   }
 };
 struct multiplies {
   template <class A, class B>
   constexpr auto operator()(const A& a, const B& b) const {
-    if constexpr (std::is_same_v<A, B> && std::is_arithmetic_v<A>) return static_cast<A>(a * b);
-    else return a * b;
+    if constexpr (std::is_same_v<A, B> && std::is_integral_v<A> && !std::is_same_v<A, bool>)
+      return static_cast<A>(static_cast<detail::wrapping_t<A>>(a) *
+                            static_cast<detail::wrapping_t<A>>(b));
+    else if constexpr (std::is_same_v<A, B> && std::is_arithmetic_v<A>)
+      return static_cast<A>(a * b);
+    else
+      return a * b;
   }
 };
 // min and max that propagate NaN, as Julia's min/max do: a NaN anywhere makes the result NaN.

@@ -19,9 +19,10 @@
 namespace ak::cpu {
 
 // Reduces one strided row into `acc` (engaged after the call unless len == 0).
-// Standard operators (which are commutative) run on several interleaved accumulators seeded
-// with the neutral element: that breaks the dependency chain and lets the compiler vectorise.
-// Custom operators are applied strictly in element order.
+// Standard operators (which are commutative) run on several interleaved accumulators, seeded with
+// the row's first elements (not with the neutral element, which for float sums is +0.0 and would
+// turn a sum of -0.0s into +0.0): that breaks the dependency chain and lets the compiler
+// vectorise. Custom operators are applied strictly in element order.
 template <class T, class R, class F, class Op>
 void reduce_row(const T* p, std::int64_t stride, std::int64_t len, const F& f, const Op& op,
                 const std::optional<R>& neutral, std::optional<R>& acc) {
@@ -29,9 +30,10 @@ void reduce_row(const T* p, std::int64_t stride, std::int64_t len, const F& f, c
   std::int64_t i = 0;
   constexpr std::int64_t lanes = 8;
   if constexpr (op_kind_v<Op> != op_kind::custom) {
-    if (neutral && len >= 2 * lanes) {
+    if (len >= 2 * lanes) {
       R a[lanes];
-      for (auto& x : a) x = *neutral;
+      for (std::int64_t j = 0; j < lanes; ++j) a[j] = static_cast<R>(f(p[j * stride]));
+      i = lanes;
       if (stride == 1) {
         for (; i + lanes <= len; i += lanes)
           for (std::int64_t j = 0; j < lanes; ++j) a[j] = op(a[j], static_cast<R>(f(p[i + j])));
