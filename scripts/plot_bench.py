@@ -78,7 +78,8 @@ def plot_group(plt, group, ops, rows, out_dir):
     ops = [op for op in ops if cases_of(rows, op)]
     if not ops:
         return None
-    fig, axes = plt.subplots(len(ops), 1, figsize=(11, 3.6 * len(ops)), squeeze=False)
+    height = 3.6 * len(ops) + 0.5
+    fig, axes = plt.subplots(len(ops), 1, figsize=(11, height), squeeze=False)
     colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     for ax, op in zip(axes[:, 0], ops):
         cases = cases_of(rows, op)
@@ -87,6 +88,7 @@ def plot_group(plt, group, ops, rows, out_dir):
         width = 0.8 / max(1, len(peers))
         labels = []
         labelled = set()
+        lowest = 1.0
         for i, ((dtype, n), c) in enumerate(cases.items()):
             labels.append(f"{dtype}\nn={size_text(n)}")
             ak = c.get("ak")
@@ -101,6 +103,7 @@ def plot_group(plt, group, ops, rows, out_dir):
                 ax.bar(x, v, width, color=colours[k % len(colours)], label=None if p in labelled else p)
                 labelled.add(p)
                 top = max(top, v)
+                lowest = min(lowest, v)
             if "bw_fraction" in ak:
                 ax.annotate(f"ak {100 * ak['bw_fraction']:.0f}% bw", (i, top),
                             textcoords="offset points", xytext=(0, 4), ha="center", fontsize=8)
@@ -114,7 +117,7 @@ def plot_group(plt, group, ops, rows, out_dir):
         if handles:
             ax.legend(handles, names, fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
         lo, hi = ax.get_ylim()
-        lo, hi = min(lo, 0.5), max(hi, 2.0) * 1.3
+        lo, hi = min(0.5, lowest / 1.5), max(hi, 2.0) * 1.3
         ax.set_ylim(lo, hi)
         # Ticks at 1-2-5 steps, written plainly.
         ticks = [m * 10.0**e for e in range(-3, 4) for m in (1, 2, 5)]
@@ -129,7 +132,7 @@ def plot_group(plt, group, ops, rows, out_dir):
     if bw:
         subtitle.append(", ".join(f"{k} {v:.1f} GB/s" for k, v in sorted(bw.items())))
     fig.suptitle(f"ak bench: {group}" + (f" ({'; '.join(subtitle)})" if subtitle else ""))
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0, 1, 1 - 0.5 / height))  # room for the title
     path = os.path.join(out_dir, f"bench_{group}.png")
     fig.savefig(path, dpi=110)
     plt.close(fig)
