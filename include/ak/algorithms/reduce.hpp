@@ -203,24 +203,31 @@ bool find_any(view<const T> v, const Pred& pred, const loop_options& o, std::str
   const cpu::strided_space<1> s = space_of(v);
   const cpu::chunks c = cpu::plan_chunks(s.size(), grain, cpu::balanced_task_limit(), 64);
   std::atomic<bool> found{false};
+  // Whether a row has an element with pred == Want: an integer or-reduction without branches,
+  // so that the loop vectorises.
+  auto row_hits = [&](const T* p, std::int64_t st, std::int64_t n) {
+    unsigned h = 0;
+    if (st == 1)
+      for (std::int64_t i = 0; i < n; ++i) h |= static_cast<unsigned>(static_cast<bool>(pred(p[i])) == Want);
+    else
+      for (std::int64_t i = 0; i < n; ++i)
+        h |= static_cast<unsigned>(static_cast<bool>(pred(p[i * st])) == Want);
+    return h != 0;
+  };
   cpu::parallel_tasks(c.count, [&](std::int64_t k) {
-    // Blocks of a few KiB: long enough to vectorise, short enough to stop soon.
-    const std::int64_t block = std::max<std::int64_t>(64, 4096 / static_cast<std::int64_t>(sizeof(T)));
+    // Blocks of 16 KiB: long enough to vectorise, short enough to stop soon.
+    const std::int64_t block = std::max<std::int64_t>(64, 16384 / static_cast<std::int64_t>(sizeof(T)));
     for (std::int64_t b = c.begin(k); b < c.end(k); b += block) {
       if (found.load(std::memory_order_relaxed)) return;
+      const std::int64_t e = std::min(c.end(k), b + block);
       bool hit = false;
-      cpu::visit_rows(s, b, std::min(c.end(k), b + block),
-                      [&](const std::array<std::int64_t, 1>& off, std::int64_t n) {
-                        const T* p = v.data() + off[0];
-                        const std::int64_t st = s.row_stride(0);
-                        // Branch-free, so that the loop vectorises.
-                        bool h = false;
-                        if (st == 1)
-                          for (std::int64_t i = 0; i < n; ++i) h |= (static_cast<bool>(pred(p[i])) == Want);
-                        else
-                          for (std::int64_t i = 0; i < n; ++i) h |= (static_cast<bool>(pred(p[i * st])) == Want);
-                        hit = hit || h;
-                      });
+      if (s.rank == 1) {  // one strided row: no coordinates to track
+        hit = row_hits(v.data() + b * s.row_stride(0), s.row_stride(0), e - b);
+      } else {
+        cpu::visit_rows(s, b, e, [&](const std::array<std::int64_t, 1>& off, std::int64_t n) {
+          hit = row_hits(v.data() + off[0], s.row_stride(0), n) || hit;
+        });
+      }
       if (hit) {
         found.store(true, std::memory_order_relaxed);
         return;

@@ -27,11 +27,13 @@ array<std::int64_t> searchsorted_impl(view<const T> s, view<const T> q, bool las
   algorithm_device(function, "queries", q.memory());
   if (s.rank() != 1) throw_rank(function, "sorted", "a 1-d array", s.rank());
   const search_tuning t = tuning(search_hook{}, dev, tuning_dtype<T>(), o.tuning);
-  const array<T> queries = copy(q);  // row-major, whatever q's strides
+  // Queries in row-major order: q itself when contiguous, else a copy.
+  array<T> packed;
+  if (!q.is_contiguous()) packed = copy(q);
   array<std::int64_t> out(q.shape());
   const T* base = s.data();
   const std::int64_t stride = s.strides()[0], n = s.size();
-  const T* qp = queries.data();
+  const T* qp = q.is_contiguous() ? q.data() : packed.data();
   std::int64_t* op = out.data();
   const sort_less<By, Lt> less{o.by, o.lt, o.rev};
   const cpu::chunks c = cpu::plan_chunks(out.size(), t.cpu_grain, cpu::balanced_task_limit());
