@@ -357,6 +357,7 @@ std::vector<op_spec> all_ops() {
   add_reduce_ops(ops);
   add_elementwise_ops(ops);
   add_sort_ops(ops);
+  add_custom_sort_ops(ops);
   add_sort_key_ops(ops);
   // The order of the table: reduce-like, element-wise, sorts, sorts with keys, dims.
   const std::vector<std::string> order{"reduce",      "mapreduce",    "count",       "any",

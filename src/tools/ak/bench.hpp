@@ -80,6 +80,7 @@ struct op_spec {
 void add_reduce_ops(std::vector<op_spec>& ops);       // bench_reduce.cpp
 void add_elementwise_ops(std::vector<op_spec>& ops);  // bench_elementwise.cpp
 void add_sort_ops(std::vector<op_spec>& ops);         // bench_sort.cpp
+void add_custom_sort_ops(std::vector<op_spec>& ops);  // bench_sort_custom.cpp
 void add_sort_key_ops(std::vector<op_spec>& ops);     // bench_sort_keys.cpp
 
 // Without --n, sorts run on fewer elements than the rest, so that the default run takes about a

@@ -1,4 +1,5 @@
-// The sorting peers of `ak bench`, each given ak's thread count: std::sort(std::execution::par),
+// The sorting peers of `ak bench`, and the in-place sort of numbers that sort and sort_custom
+// share. The peers, each given ak's thread count: std::sort(std::execution::par),
 // tbb::parallel_sort, ips4o::parallel::sort (its std::thread pool), Boost.Sort's
 // block_indirect_sort and parallel_stable_sort, and pdqsort (sequential). CMake defines
 // AK_BENCH_HAVE_<PEER> for those whose headers it found.
@@ -20,6 +21,7 @@
 #include <pdqsort.h>
 #endif
 
+#include "ak/ak.hpp"
 #include "bench.hpp"
 
 namespace ak::tool::bench {
@@ -80,6 +82,54 @@ void add_sort_peers(bench_case& c, T* w, std::int64_t n, Comp comp, std::functio
   if constexpr ((Peers & peer_pdqsort) != 0)
     add(pdqsort_peer, [](T* first, T* last, const Comp& cmp) { pdqsort(first, last, cmp); });
 #endif
+}
+
+// Every impl sorts its own copy of the keys, restored before each run; ak's copy and the
+// peers' copy are compared after each peer's first run.
+template <class T>
+struct sort_buffers {
+  std::int64_t n;
+  std::shared_ptr<T[]> input = make_buffer<T>(n), ak = make_buffer<T>(n), peer = make_buffer<T>(n);
+};
+
+template <class T, class Lt>
+bench_case sort_values(const std::string& op, std::int64_t n, Lt lt) {
+  auto b = std::make_shared<sort_buffers<T>>(sort_buffers<T>{n});
+  fill_keys(b->input.get(), n, 7);
+  const T* in = b->input.get();
+  T* wa = b->ak.get();
+  T* wp = b->peer.get();
+  bench_case c;
+  c.op = op;
+  c.elements = n;
+  c.bytes = 2.0 * static_cast<double>(n) * sizeof(T);
+  c.writes = true;
+  c.input_bytes = static_cast<double>(n) * sizeof(T);
+  auto check = [b, n] { return compare_exact(b->ak.get(), b->peer.get(), n); };
+  auto restore_peer = [b, in, wp, n] { parallel_copy(wp, in, n); };
+  auto restore_ak = [b, in, wa, n] { parallel_copy(wa, in, n); };
+  if constexpr (std::is_same_v<Lt, std::less<T>>) {
+    c.note =
+        "in place; ak::sort_inplace(v) (the default: radix sort for numbers); peers with "
+        "std::less";
+    c.ak = {"ak", restore_ak, [b, wa, n] { ak::sort_inplace(ak::view<T>(wa, ak::shape{n})); }, {}};
+    add_sort_peers<every_sort_peer>(c, wp, n, lt, restore_peer, check, b);
+  } else {
+    c.note =
+        "descending through a comparator lambda, in place: ak::sort_inplace(v, "
+        "{.lt = [](T a, T b) { return a > b; }}) (a stable merge sort, the default for a "
+        "custom order); peers with the same lambda";
+    c.ak = {"ak",
+            restore_ak,
+            [b, wa, n, lt] {
+              ak::sort_inplace(ak::view<T>(wa, ak::shape{n}),
+                               ak::sort_options<ak::identity, Lt>{.lt = lt});
+            },
+            {}};
+    add_sort_peers<peer_std_par | peer_tbb | peer_ips4o | peer_pdqsort>(c, wp, n, lt, restore_peer,
+                                                                        check, b);
+  }
+  return c;
 }
 
 }  // namespace ak::tool::bench
