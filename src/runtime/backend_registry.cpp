@@ -9,6 +9,7 @@
 #include <map>
 
 #include "ak/core/error.hpp"
+#include "ak/runtime/extension.hpp"
 #include "registry.hpp"
 
 namespace ak::detail {
@@ -415,6 +416,15 @@ void load_backend_file(const std::string& path) {
   auto& r = detail::loaded_registry();
   std::lock_guard lock(r.mutex);
   detail::load_plugin_file(r, path, {});
+}
+
+const void* backend_extension(std::string_view backend, const char* symbol) {
+  auto& r = detail::loaded_registry();
+  std::lock_guard lock(r.mutex);
+  detail::load_locked(r, backend);
+  const detail::backend_record* b = detail::find_loaded(r, backend);
+  if (!b || !b->library) return nullptr;
+  return dlsym(b->library, symbol);
 }
 
 std::vector<backend_info> loaded_backends() {

@@ -1,0 +1,674 @@
+// The sim engine: runs a launch's work-groups on worker threads, in launch order (or shuffled
+// within windows no wider than the number of workers, which keeps forward progress for groups
+// that wait on earlier ones), and each group's work-items on fibers (Boost.Context) that yield
+// at barriers, sub-group operations and, now and then, atomics. It checks what the kernel
+// language requires: every item of a group meets at the same barrier, every lane of a
+// sub-group at the same sub-group operation, and no item leaves while others wait for it.
+#include "engine.hpp"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <boost/context/fiber.hpp>
+#include <boost/context/stack_context.hpp>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "profiles.hpp"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define AK_SIM_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define AK_SIM_ASAN 1
+#endif
+#endif
+#if defined(AK_SIM_ASAN)
+#include <sanitizer/asan_interface.h>
+#include <sanitizer/common_interface_defs.h>
+#endif
+
+namespace ak::sim_backend {
+
+namespace {
+
+namespace ctx = boost::context;
+
+// ---- settings ---------------------------------------------------------------------------------
+
+std::int64_t env_int(const char* name, std::int64_t fallback, std::int64_t lo, std::int64_t hi) {
+  const char* v = std::getenv(name);
+  if (!v || !*v) return fallback;
+  char* end = nullptr;
+  long long n = std::strtoll(v, &end, 0);
+  if (*end != '\0' || n < lo || n > hi) return fallback;
+  return n;
+}
+
+std::atomic<std::uint64_t>& seed_setting() {
+  static std::atomic<std::uint64_t> s{
+      static_cast<std::uint64_t>(env_int("AK_SIM_SEED", 0, 0, INT64_MAX))};
+  return s;
+}
+
+int worker_threads() {
+  static const int n = [] {
+    const auto hw = static_cast<std::int64_t>(std::thread::hardware_concurrency());
+    return static_cast<int>(env_int("AK_SIM_THREADS", std::clamp<std::int64_t>(hw, 2, 8), 1, 64));
+  }();
+  return n;
+}
+
+std::size_t stack_bytes() {
+#if defined(AK_SIM_ASAN)
+  constexpr std::int64_t fallback_kib = 256;
+#else
+  constexpr std::int64_t fallback_kib = 64;
+#endif
+  static const std::size_t n =
+      static_cast<std::size_t>(env_int("AK_SIM_STACK_KIB", fallback_kib, 16, 1 << 16)) << 10;
+  return n;
+}
+
+std::uint64_t splitmix(std::uint64_t& s) {
+  std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+template <class T>
+void shuffle(std::vector<T>& v, std::uint64_t& rng) {
+  for (std::size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[splitmix(rng) % i]);
+}
+
+// ---- fiber stacks -----------------------------------------------------------------------------
+
+// Stacks with a guard page below, reused across groups and launches.
+class stack_pool {
+ public:
+  static stack_pool& instance() {
+    static auto* p = new stack_pool;  // never destroyed: workers may outlive static destruction
+    return *p;
+  }
+  void* take() {
+    {
+      std::lock_guard lock(mutex_);
+      if (!free_.empty()) {
+        void* s = free_.back();
+        free_.pop_back();
+        return s;
+      }
+    }
+    const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+    void* m = mmap(nullptr, stack_bytes() + page, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (m == MAP_FAILED) throw std::bad_alloc();
+    mprotect(m, page, PROT_NONE);
+    return static_cast<char*>(m) + page;
+  }
+  void give(void* s) {
+    std::lock_guard lock(mutex_);
+    free_.push_back(s);
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<void*> free_;
+};
+
+// ---- state of a launch, a group, an item -------------------------------------------------------
+
+enum class state : std::uint8_t { ready, barrier, sub_group, done };
+
+struct group_run;
+
+struct item {
+  ak_sim_item_v1 view{};
+  ctx::fiber fiber;   // the item's own context while it is suspended
+  ctx::fiber caller;  // the scheduler's, while the item runs
+  state st = state::ready;
+  bool abort = false;
+  bool started = false;
+  const char* file = "";
+  std::int32_t line = 0;
+  std::uint32_t polls = 0;
+  int linear = 0;
+  group_run* group = nullptr;
+  void* stack = nullptr;  // lowest address of its stack
+#if defined(AK_SIM_ASAN)
+  void* fake_stack = nullptr;
+#endif
+};
+
+struct sub_group_state {
+  int arrived = 0;
+  int parity = 0;
+  std::int32_t op = 0;
+  std::uint32_t bytes = 0;
+  const char* file = "";
+  std::int32_t line = 0;
+  int first_lane = 0;
+  std::vector<unsigned char> buffer[2];
+};
+
+struct launch_state {
+  const ak_sim_launch_v1* launch = nullptr;
+  const profile* prof = nullptr;
+  std::string device_name;
+  std::uint64_t seed = 0;
+  std::int64_t group_count = 0;
+  std::int64_t group_items = 0;
+  std::atomic<bool> failed{false};
+  std::mutex mutex;
+  std::string message;  // the first failure
+
+  void record(const std::string& m) {
+    std::lock_guard lock(mutex);
+    if (message.empty()) message = m;
+    failed.store(true, std::memory_order_release);
+  }
+};
+
+struct worker {
+  launch_state* launch = nullptr;
+  std::vector<item> items;
+  std::vector<sub_group_state> sub_groups;
+  std::vector<unsigned char> local;
+  // The scheduler's own stack, as ASan needs to know it when an item switches back.
+  const void* sched_bottom = nullptr;
+  std::size_t sched_size = 0;
+#if defined(AK_SIM_ASAN)
+  void* sched_fake = nullptr;
+#endif
+};
+
+struct group_run {
+  worker* w = nullptr;
+  std::int64_t linear = 0;
+  std::vector<int> ready;
+  bool failed = false;
+};
+
+std::string triple(const std::int64_t* v, int rank) {
+  std::string s = "(";
+  for (int d = 0; d < rank; ++d) {
+    if (d) s += ',';
+    s += std::to_string(v[d]);
+  }
+  s += ')';
+  return s;
+}
+std::string triple(const std::int32_t* v, int rank) {
+  std::int64_t w[3] = {v[0], v[1], v[2]};
+  return triple(w, rank);
+}
+
+std::string item_name(const item& it) {
+  return "work-item " + triple(it.view.local_id, it.view.rank) + " of group " +
+         triple(it.view.group_id, it.view.rank);
+}
+
+std::string at(const char* file, std::int32_t line) {
+  return std::string(file ? file : "?") + ":" + std::to_string(line);
+}
+
+const char* op_name(std::int32_t op) {
+  switch (op) {
+    case AK_SIM_SHUFFLE:
+      return "shuffle";
+    case AK_SIM_SHUFFLE_UP:
+      return "shuffle_up";
+    case AK_SIM_SHUFFLE_DOWN:
+      return "shuffle_down";
+    case AK_SIM_SHUFFLE_XOR:
+      return "shuffle_xor";
+    case AK_SIM_BALLOT:
+      return "ballot";
+  }
+  return "a sub-group operation";
+}
+
+void fail_group(group_run& g, const std::string& why) {
+  g.failed = true;
+  g.w->launch->record(why);
+}
+
+// ---- switching between the scheduler and items ---------------------------------------------
+
+// From an item's fiber back to its group's scheduler.
+void yield_to_scheduler(item& it) {
+  worker& w = *it.group->w;
+#if defined(AK_SIM_ASAN)
+  __sanitizer_start_switch_fiber(&it.fake_stack, w.sched_bottom, w.sched_size);
+#endif
+  it.caller = std::move(it.caller).resume();
+#if defined(AK_SIM_ASAN)
+  __sanitizer_finish_switch_fiber(it.fake_stack, &w.sched_bottom, &w.sched_size);
+#else
+  (void)w;
+#endif
+}
+
+// From the scheduler into an item, until it blocks, yields or returns.
+void resume(item& it) {
+#if defined(AK_SIM_ASAN)
+  worker& w = *it.group->w;
+  __sanitizer_start_switch_fiber(&w.sched_fake, it.stack, stack_bytes());
+#endif
+  it.fiber = std::move(it.fiber).resume();
+#if defined(AK_SIM_ASAN)
+  __sanitizer_finish_switch_fiber(w.sched_fake, nullptr, nullptr);
+#endif
+}
+
+struct pooled_stack {
+  item* it;
+  ctx::stack_context allocate() {
+    void* s = stack_pool::instance().take();
+#if defined(AK_SIM_ASAN)
+    __asan_unpoison_memory_region(s, stack_bytes());
+#endif
+    it->stack = s;
+    ctx::stack_context sc;
+    sc.size = stack_bytes();
+    sc.sp = static_cast<char*>(s) + stack_bytes();
+    return sc;
+  }
+  void deallocate(ctx::stack_context& sc) noexcept {
+    stack_pool::instance().give(static_cast<char*>(sc.sp) - sc.size);
+  }
+};
+
+void start_item(item& it) {
+  item* p = &it;
+  it.fiber = ctx::fiber(std::allocator_arg, pooled_stack{p}, [p](ctx::fiber&& caller) {
+    worker& w = *p->group->w;
+#if defined(AK_SIM_ASAN)
+    __sanitizer_finish_switch_fiber(nullptr, &w.sched_bottom, &w.sched_size);
+#endif
+    p->caller = std::move(caller);
+    if (!p->abort) {
+      const ak_sim_launch_v1& l = *w.launch->launch;
+      l.body(l.kernel, &p->view);
+    }
+    p->st = state::done;
+#if defined(AK_SIM_ASAN)
+    __sanitizer_start_switch_fiber(nullptr, w.sched_bottom, w.sched_size);
+#endif
+    return std::move(p->caller);
+  });
+}
+
+// ---- the scheduler of one group -------------------------------------------------------------
+
+// Why nothing can run although some items have not returned: a divergent barrier, lanes that
+// wait in a sub-group operation that not every lane reaches, or items gone while others wait.
+std::string stuck_message(const group_run& g, int n) {
+  const worker& w = *g.w;
+  const item* at_barrier = nullptr;
+  const item* at_sub_group = nullptr;
+  const item* gone = nullptr;
+  for (int i = 0; i < n; ++i) {
+    const item& it = w.items[static_cast<std::size_t>(i)];
+    if (it.st == state::barrier && !at_barrier) at_barrier = &it;
+    if (it.st == state::sub_group && !at_sub_group) at_sub_group = &it;
+    if (it.st == state::done && !gone) gone = &it;
+  }
+  if (at_sub_group) {
+    const sub_group_state& sg =
+        w.sub_groups[static_cast<std::size_t>(at_sub_group->view.sub_group_id)];
+    std::string m = "sub-group divergence: " + item_name(*at_sub_group) + " (lane " +
+                    std::to_string(at_sub_group->view.sub_group_lane) + ") waits in " +
+                    op_name(sg.op) + " at " + at(sg.file, sg.line) + ", which " +
+                    std::to_string(sg.arrived) + " of the sub-group's " +
+                    std::to_string(at_sub_group->view.sub_group_width) + " lanes reached";
+    for (int i = 0; i < n; ++i) {
+      const item& it = w.items[static_cast<std::size_t>(i)];
+      if (it.view.sub_group_id != at_sub_group->view.sub_group_id || it.st == state::sub_group)
+        continue;
+      m +=
+          "; lane " + std::to_string(it.view.sub_group_lane) +
+          (it.st == state::done ? " returned" : " waits at the barrier at " + at(it.file, it.line));
+      break;
+    }
+    return m;
+  }
+  if (at_barrier && gone)
+    return "barrier divergence: " + item_name(*gone) +
+           " returned without reaching the barrier at " + at(at_barrier->file, at_barrier->line) +
+           " where " + item_name(*at_barrier) + " waits";
+  return "the group cannot make progress";
+}
+
+void run_group(worker& w, std::int64_t linear) {
+  launch_state& L = *w.launch;
+  const ak_sim_launch_v1& l = *L.launch;
+  const profile& prof = *L.prof;
+  group_run g;
+  g.w = &w;
+  g.linear = linear;
+
+  std::int64_t gid[3];
+  std::int64_t ng[3];
+  for (int d = 0; d < 3; ++d) ng[d] = l.global_size[d] / l.group_size[d];
+  gid[0] = linear % ng[0];
+  gid[1] = (linear / ng[0]) % ng[1];
+  gid[2] = linear / (ng[0] * ng[1]);
+
+  const int n = static_cast<int>(L.group_items);
+  const int width = static_cast<int>(prof.sub_group_width);
+  const int num_sg = (n + width - 1) / width;
+  // Local memory starts out as garbage, as on a GPU; exactly its size, so that ASan sees raw
+  // pointers that run past it.
+  w.local.assign(static_cast<std::size_t>(l.local_bytes), static_cast<unsigned char>(0xA5));
+  w.sub_groups.assign(static_cast<std::size_t>(num_sg), sub_group_state{});
+  w.items.resize(static_cast<std::size_t>(n));
+
+  g.ready.clear();
+  for (int i = 0; i < n; ++i) {
+    item& it = w.items[static_cast<std::size_t>(i)];
+    it.st = state::ready;
+    it.abort = false;
+    it.started = false;
+    it.polls = 0;
+    it.linear = i;
+    it.group = &g;
+    ak_sim_item_v1& v = it.view;
+    v = ak_sim_item_v1{};
+    v.rank = l.rank;
+    v.local_id[0] = static_cast<std::int32_t>(i % l.group_size[0]);
+    v.local_id[1] = static_cast<std::int32_t>((i / l.group_size[0]) % l.group_size[1]);
+    v.local_id[2] = static_cast<std::int32_t>(i / (l.group_size[0] * l.group_size[1]));
+    for (int d = 0; d < 3; ++d) {
+      v.local_size[d] = static_cast<std::int32_t>(l.group_size[d]);
+      v.group_id[d] = gid[d];
+      v.num_groups[d] = ng[d];
+      v.global_size[d] = l.global_size[d];
+      v.global_id[d] = gid[d] * l.group_size[d] + v.local_id[d];
+    }
+    v.sub_group_width = width;
+    v.sub_group_id = i / width;
+    v.sub_group_lane = i % width;
+    v.num_sub_groups = num_sg;
+    v.sub_group_complete = (n % width == 0 || i / width < n / width) ? 1 : 0;
+    v.capabilities = prof.capabilities;
+    v.local_memory = w.local.empty() ? nullptr : w.local.data();
+    v.local_bytes = l.local_bytes;
+    v.kernel_name = l.name;
+    v.device_name = L.device_name.c_str();
+    v.engine = &it;
+    g.ready.push_back(i);
+  }
+
+  std::uint64_t rng = L.seed ^ (static_cast<std::uint64_t>(linear) * 0x2545F4914F6CDD1Dull);
+  int done = 0;
+  int waiting_barrier = 0;
+  std::vector<int> round;
+  while (done < n) {
+    if (g.failed || L.failed.load(std::memory_order_acquire)) {
+      // Unwind every item that has not returned: each sync call sees `abort` and returns at once.
+      for (int pass = 0; pass < 4 && done < n; ++pass)
+        for (int i = 0; i < n; ++i) {
+          item& it = w.items[static_cast<std::size_t>(i)];
+          if (it.st == state::done) continue;
+          it.abort = true;
+          if (!it.started) {
+            it.started = true;
+            start_item(it);
+          }
+          resume(it);
+          if (it.st == state::done) ++done;
+        }
+      if (done < n) std::abort();  // an item swallowed the unwind: nothing safe is left to do
+      break;
+    }
+    if (g.ready.empty()) {
+      const int live = n - done;
+      if (waiting_barrier == live && done == 0) {
+        const item& first = w.items[0];
+        for (int i = 1; i < n; ++i) {
+          const item& it = w.items[static_cast<std::size_t>(i)];
+          if (it.line != first.line || std::strcmp(it.file, first.file) != 0) {
+            fail_group(g, "barrier divergence: " + item_name(first) + " waits at the barrier at " +
+                              at(first.file, first.line) + ", " + item_name(it) + " at " +
+                              at(it.file, it.line));
+            break;
+          }
+        }
+        if (g.failed) continue;
+        waiting_barrier = 0;
+        for (int i = 0; i < n; ++i) {
+          w.items[static_cast<std::size_t>(i)].st = state::ready;
+          g.ready.push_back(i);
+        }
+        continue;
+      }
+      fail_group(g, stuck_message(g, n));
+      continue;
+    }
+    round.swap(g.ready);
+    g.ready.clear();
+    if (L.seed) shuffle(round, rng);
+    for (int i : round) {
+      item& it = w.items[static_cast<std::size_t>(i)];
+      if (!it.started) {
+        it.started = true;
+        start_item(it);
+      }
+      resume(it);
+      if (it.st == state::done)
+        ++done;
+      else if (it.st == state::barrier)
+        ++waiting_barrier;
+      if (g.failed) break;
+    }
+    // Items of this round not resumed because of a failure are unwound above.
+  }
+}
+
+// ---- the workers of a launch -----------------------------------------------------------------
+
+// The group that the launch's idx-th start runs: launch order, or with a seed a permutation
+// within windows of `window` consecutive groups.
+std::int64_t group_at(const launch_state& L, std::int64_t idx, std::int64_t window) {
+  if (!L.seed || window < 2) return idx;
+  const std::int64_t base = idx - idx % window;
+  const std::int64_t len = std::min(window, L.group_count - base);
+  std::uint64_t rng = L.seed * 0x9E3779B97F4A7C15ull ^ static_cast<std::uint64_t>(base);
+  std::int64_t perm[64];
+  for (std::int64_t i = 0; i < len; ++i) perm[i] = i;
+  for (std::int64_t i = len; i > 1; --i)
+    std::swap(perm[i - 1], perm[splitmix(rng) % static_cast<std::uint64_t>(i)]);
+  return base + perm[idx - base];
+}
+
+thread_local std::string launch_message;
+
+}  // namespace
+
+// ---- the C table -------------------------------------------------------------------------------
+
+std::int32_t launch(std::int64_t device, const ak_sim_launch_v1* l, const char** message) {
+  auto bad = [&](const std::string& why) {
+    launch_message = "ak::sim::launch: kernel '" + std::string(l && l->name ? l->name : "?") +
+                     "' on sim:" + std::to_string(device) + ": " + why;
+    *message = launch_message.c_str();
+    return static_cast<std::int32_t>(AK_SIM_BAD_LAUNCH);
+  };
+  if (!l || !l->body) return bad("no kernel");
+  if (device < 0 || device >= profile_count) return bad("no such sim device");
+  const profile& prof = profiles[device];
+  if (l->rank < 1 || l->rank > 3) return bad("rank " + std::to_string(l->rank) + " outside [1, 3]");
+  std::int64_t items = 1;
+  for (int d = 0; d < 3; ++d) {
+    const std::int64_t gl = d < l->rank ? l->global_size[d] : 1;
+    const std::int64_t gr = d < l->rank ? l->group_size[d] : 1;
+    if (gl < 0)
+      return bad("global size " + std::to_string(gl) + " in dimension " + std::to_string(d));
+    if (gr < 1 || gr > prof.max_group_size)
+      return bad("group size " + std::to_string(gr) + " in dimension " + std::to_string(d) +
+                 " outside [1, " + std::to_string(prof.max_group_size) + "]");
+    if (gl % gr != 0)
+      return bad("global size " + std::to_string(gl) + " in dimension " + std::to_string(d) +
+                 " is not a multiple of the group size " + std::to_string(gr));
+    items *= gr;
+  }
+  if (items > prof.max_group_size)
+    return bad("groups of " + std::to_string(items) + " work-items; the device takes at most " +
+               std::to_string(prof.max_group_size));
+  if (l->local_bytes > static_cast<std::uint64_t>(prof.local_memory_bytes))
+    return bad(std::to_string(l->local_bytes) + " bytes of local memory; the device has " +
+               std::to_string(prof.local_memory_bytes) + " per group");
+
+  ak_sim_launch_v1 norm = *l;
+  for (int d = l->rank; d < 3; ++d) norm.global_size[d] = norm.group_size[d] = 1;
+  std::int64_t groups = 1;
+  for (int d = 0; d < 3; ++d) groups *= norm.global_size[d] / norm.group_size[d];
+  if (groups == 0) return AK_SIM_OK;
+
+  launch_state L;
+  L.launch = &norm;
+  L.prof = &prof;
+  L.device_name = "sim:" + std::to_string(device);
+  L.seed = seed_setting().load(std::memory_order_relaxed);
+  L.group_count = groups;
+  L.group_items = items;
+
+  const std::int64_t nworkers = std::min<std::int64_t>(worker_threads(), groups);
+  std::atomic<std::int64_t> next{0};
+  auto work = [&] {
+    worker w;
+    w.launch = &L;
+    for (;;) {
+      if (L.failed.load(std::memory_order_acquire)) break;
+      const std::int64_t idx = next.fetch_add(1, std::memory_order_relaxed);
+      if (idx >= groups) break;
+      try {
+        run_group(w, group_at(L, idx, nworkers));
+      } catch (const std::exception& e) {
+        L.record(std::string("the simulator failed: ") + e.what());
+      }
+    }
+  };
+  if (nworkers == 1) {
+    work();
+  } else {
+    std::vector<std::thread> threads;
+    threads.reserve(static_cast<std::size_t>(nworkers));
+    for (std::int64_t t = 0; t < nworkers; ++t) threads.emplace_back(work);
+    for (auto& t : threads) t.join();
+  }
+  if (!L.failed.load()) return AK_SIM_OK;
+  launch_message = "kernel '" + std::string(norm.name) + "' on " + L.device_name + " (" +
+                   prof.device_class + "): " + L.message;
+  if (L.seed) launch_message += " [sim seed " + std::to_string(L.seed) + "]";
+  *message = launch_message.c_str();
+  return AK_SIM_KERNEL_FAILED;
+}
+
+std::int32_t barrier(ak_sim_item_v1* v, const char* file, std::int32_t line) {
+  item& it = *static_cast<item*>(v->engine);
+  if (it.abort) return 1;
+  it.st = state::barrier;
+  it.file = file;
+  it.line = line;
+  it.polls = 0;
+  yield_to_scheduler(it);
+  return it.abort ? 1 : 0;
+}
+
+const void* sub_group_exchange(ak_sim_item_v1* v, const void* value, std::uint32_t bytes,
+                               std::int32_t op, const char* file, std::int32_t line) {
+  item& it = *static_cast<item*>(v->engine);
+  if (it.abort) return nullptr;
+  group_run& g = *it.group;
+  worker& w = *g.w;
+  if (!v->sub_group_complete) {
+    fail_group(g, item_name(it) + ": " + op_name(op) + " at " + at(file, line) +
+                      " in a partial sub-group (groups of " +
+                      std::to_string(w.launch->group_items) +
+                      " work-items are not a multiple of the sub-group width " +
+                      std::to_string(v->sub_group_width) + ")");
+    return nullptr;
+  }
+  sub_group_state& sg = w.sub_groups[static_cast<std::size_t>(v->sub_group_id)];
+  const int width = v->sub_group_width;
+  if (sg.arrived == 0) {
+    sg.op = op;
+    sg.bytes = bytes;
+    sg.file = file;
+    sg.line = line;
+    sg.first_lane = v->sub_group_lane;
+    sg.buffer[sg.parity].resize(static_cast<std::size_t>(width) * bytes);
+  } else if (sg.op != op || sg.bytes != bytes || sg.line != line ||
+             std::strcmp(sg.file, file) != 0) {
+    fail_group(g, "sub-group divergence: lane " + std::to_string(sg.first_lane) + " of " +
+                      item_name(it).substr(item_name(it).find("group")) + "'s sub-group " +
+                      std::to_string(v->sub_group_id) + " is in " + op_name(sg.op) + " at " +
+                      at(sg.file, sg.line) + ", lane " + std::to_string(v->sub_group_lane) +
+                      " in " + op_name(op) + " at " + at(file, line));
+    return nullptr;
+  }
+  unsigned char* buf = sg.buffer[sg.parity].data();
+  std::memcpy(buf + static_cast<std::size_t>(v->sub_group_lane) * bytes, value, bytes);
+  it.polls = 0;
+  if (++sg.arrived == width) {
+    // The last lane: release the others (they run in the next round) and go on.
+    sg.arrived = 0;
+    sg.parity ^= 1;
+    const int first = v->sub_group_id * width;
+    for (int i = first; i < first + width; ++i) {
+      item& other = w.items[static_cast<std::size_t>(i)];
+      if (&other != &it && other.st == state::sub_group) {
+        other.st = state::ready;
+        g.ready.push_back(i);
+      }
+    }
+    return buf;
+  }
+  it.st = state::sub_group;
+  yield_to_scheduler(it);
+  return it.abort ? nullptr : buf;
+}
+
+std::int32_t poll(ak_sim_item_v1* v) {
+  item& it = *static_cast<item*>(v->engine);
+  if (it.abort || it.group->w->launch->failed.load(std::memory_order_relaxed)) return 1;
+  if (++it.polls % 64 == 0) {
+    // Let the group's other items run: one of them may be what this one waits for.
+    if (it.polls % 4096 == 0) std::this_thread::yield();
+    it.st = state::ready;
+    it.group->ready.push_back(it.linear);
+    yield_to_scheduler(it);
+  }
+  return it.abort ? 1 : 0;
+}
+
+void fail(ak_sim_item_v1* v, const char* message) {
+  item& it = *static_cast<item*>(v->engine);
+  fail_group(*it.group, item_name(it) + ": " + (message ? message : "failed"));
+}
+
+void set_seed(std::uint64_t s) {
+  seed_setting().store(s, std::memory_order_relaxed);
+}
+
+std::uint64_t seed() {
+  return seed_setting().load(std::memory_order_relaxed);
+}
+
+}  // namespace ak::sim_backend
+
+// The symbol AK_SIM_API_SYMBOL names.
+extern "C" __attribute__((visibility("default"))) const ak_sim_api_v1 ak_sim_api_table_v1 = {
+    AK_SIM_API_VERSION,         &ak::sim_backend::launch,
+    &ak::sim_backend::barrier,  &ak::sim_backend::sub_group_exchange,
+    &ak::sim_backend::poll,     &ak::sim_backend::fail,
+    &ak::sim_backend::set_seed, &ak::sim_backend::seed};
