@@ -23,16 +23,12 @@ inline constexpr std::uint64_t full_caps = AK_CAP_DEVICE_SCOPE_FENCE | AK_CAP_FO
 
 // sim:0 .. sim:3, in this order.
 inline constexpr profile profiles[] = {
-    {"sim_nvidia", "sim: NVIDIA-like (sub-group 32, 48 KiB local memory, groups up to 1024)", 32,
-     48 << 10, 1024, 132, full_caps},
-    {"sim_amd", "sim: AMD-like (sub-group 64, 64 KiB local memory, groups up to 1024)", 64,
-     64 << 10, 1024, 104, full_caps},
-    {"sim_intel", "sim: Intel-like (sub-group 16, 64 KiB local memory, groups up to 1024)", 16,
-     64 << 10, 1024, 64, full_caps},
+    {"sim_nvidia", "NVIDIA-like GPU (simulated)", 32, 48 << 10, 1024, 132, full_caps},
+    {"sim_amd", "AMD-like GPU (simulated)", 64, 64 << 10, 1024, 104, full_caps},
+    {"sim_intel", "Intel-like GPU (simulated)", 16, 64 << 10, 1024, 64, full_caps},
     // Metal: relaxed atomics only, no device-scope fence, no forward-progress guarantee between
     // threadgroups, no double precision, no 64-bit atomics.
-    {"sim_apple", "sim: Apple-like (sub-group 32, 32 KiB local memory, no device-scope fence)", 32,
-     32 << 10, 1024, 38, AK_CAP_SUB_GROUPS},
+    {"sim_apple", "Apple-like GPU (simulated)", 32, 32 << 10, 1024, 38, AK_CAP_SUB_GROUPS},
 };
 
 inline constexpr std::int64_t profile_count = sizeof(profiles) / sizeof(profiles[0]);
