@@ -60,7 +60,7 @@ std::atomic<std::uint64_t>& seed_setting() {
 int worker_threads() {
   static const int n = [] {
     const auto hw = static_cast<std::int64_t>(std::thread::hardware_concurrency());
-    return static_cast<int>(env_int("AK_SIM_THREADS", std::clamp<std::int64_t>(hw, 2, 8), 1, 64));
+    return static_cast<int>(env_int("AK_SIM_THREADS", std::clamp<std::int64_t>(hw, 4, 8), 1, 64));
   }();
   return n;
 }

@@ -1,1 +1,53 @@
-// The library's GPU kernels (include/ak/gpu), instantiated for device code: none yet.
+// The library's GPU kernels (include/ak/gpu/kernels.hpp), instantiated for device code with the
+// element types and operators they are used with. A new kernel joins this list.
+#include "ak/gpu/kernels.hpp"
+
+namespace ak_nvcc_check_gpu {
+
+namespace k = ak::gpu::kernels;
+
+struct plus {
+  template <class T>
+  AK_KERNEL_FN T operator()(T a, T b) const {
+    return a + b;
+  }
+};
+struct minimum {
+  template <class T>
+  AK_KERNEL_FN T operator()(T a, T b) const {
+    return b < a ? b : a;
+  }
+};
+struct square {
+  AK_KERNEL_FN double operator()(float x) const { return double(x) * x; }
+};
+struct store_index {
+  std::int64_t* out;
+  AK_KERNEL_FN void operator()(std::int64_t i) const { out[i] = i; }
+};
+
+}  // namespace ak_nvcc_check_gpu
+
+namespace ak_nvcc_check_gpu {
+using ak_nvcc_check::instantiate;
+template <class T, class Op>
+void scan_and_reduce() {
+  instantiate<k::reduce_kernel<T, k::load_element<T>, Op>>();
+  instantiate<k::scan_kernel<T, Op>>();
+}
+}  // namespace ak_nvcc_check_gpu
+
+template void
+ak_nvcc_check::instantiate<ak::gpu::kernels::foreach_kernel<ak_nvcc_check_gpu::store_index>>();
+template void ak_nvcc_check::instantiate<
+    ak::gpu::kernels::map_kernel<float, double, ak_nvcc_check_gpu::square>>();
+template void ak_nvcc_check::instantiate<ak::gpu::kernels::fill_kernel<int>>();
+template void ak_nvcc_check::instantiate<ak::gpu::kernels::fill_kernel<unsigned>>();
+template void ak_nvcc_check::instantiate<ak::gpu::kernels::reduce_kernel<
+    double, ak::gpu::kernels::load_mapped<double, float, ak_nvcc_check_gpu::square>,
+    ak_nvcc_check_gpu::plus>>();
+template void ak_nvcc_check_gpu::scan_and_reduce<float, ak_nvcc_check_gpu::plus>();
+template void ak_nvcc_check_gpu::scan_and_reduce<double, ak_nvcc_check_gpu::plus>();
+template void ak_nvcc_check_gpu::scan_and_reduce<std::int32_t, ak_nvcc_check_gpu::plus>();
+template void ak_nvcc_check_gpu::scan_and_reduce<std::int64_t, ak_nvcc_check_gpu::minimum>();
+template void ak_nvcc_check_gpu::scan_and_reduce<std::uint64_t, ak_nvcc_check_gpu::plus>();

@@ -1,0 +1,268 @@
+// GPU algorithms written in the kernel language, for GPU-style devices (sim now, cuda next):
+// foreachindex, map, reduce, mapreduce, accumulate. Pointers are device pointers (memory of `dev`,
+// e.g. an ak::gpu::device_buffer). Each call resolves its tuning once, on the host, from the
+// tuning registry (the call's fields first), and checks the device's capabilities before any
+// launch. These are the building blocks that the public ak:: algorithms will dispatch to.
+//
+// Operators must be associative (they need not be commutative: values combine in element order)
+// and `init` must be their neutral element. Determinism: for a given device, tuning and n, the
+// order of combination is fixed (the same bits run to run, whatever the shuffle seed).
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+#include "ak/algorithms/algorithm_values.hpp"
+#include "ak/core/dtype.hpp"
+#include "ak/core/error.hpp"
+#include "ak/gpu/buffer.hpp"
+#include "ak/gpu/kernels.hpp"
+#include "ak/gpu/launch.hpp"
+#include "ak/runtime/device.hpp"
+#include "ak/runtime/hooks.hpp"
+#include "ak/runtime/tuning.hpp"
+
+namespace ak::gpu {
+
+// The dtype a T's tunings are looked up under: its own, else the unsigned type of its size.
+template <class T>
+constexpr dtype tuning_dtype() {
+  if constexpr (has_dtype_v<T>)
+    return dtype_of_v<T>;
+  else if constexpr (sizeof(T) == 1)
+    return dtype::uint8;
+  else if constexpr (sizeof(T) == 2)
+    return dtype::uint16;
+  else if constexpr (sizeof(T) == 4)
+    return dtype::uint32;
+  else
+    return dtype::uint64;
+}
+
+namespace detail {
+
+inline std::int64_t cdiv(std::int64_t a, std::int64_t b) {
+  return (a + b - 1) / b;
+}
+
+inline void check_call(const ak::device& dev, std::int64_t n, const char* fn) {
+  const auto kind = dev.info().kind;
+  if (kind != device_kind::gpu && kind != device_kind::simulator)
+    throw ak::argument_error(fn, "device", "a GPU-style device (sim:0 ... sim:3, cuda:N)",
+                             dev.name());
+  if (n < 0) throw ak::argument_error(fn, "n", "a length >= 0", std::to_string(n));
+}
+
+// A group size the device takes: at least one sub-group, a whole number of them, at most the
+// device's largest group.
+inline std::int64_t fit_block(const ak::device& dev, std::int64_t block) {
+  const std::int64_t w = std::max<std::int64_t>(dev.info().sub_group_width, 1);
+  const std::int64_t most = std::max(dev.info().max_group_size / w * w, w);
+  return std::clamp((std::max(block, w) + w - 1) / w * w, w, most);
+}
+
+inline int num_sub_groups(const ak::device& dev, std::int64_t block) {
+  return static_cast<int>(cdiv(block, std::max<std::int64_t>(dev.info().sub_group_width, 1)));
+}
+
+// Reduces [0, n) of `load` into out[0] (one value) on device memory, in at most two launches.
+template <class T, class Load, class Op>
+void reduce_into(const ak::device& dev, const reduce_tuning& t, Load load, std::int64_t n, Op op,
+                 T init, T* out) {
+  const std::int64_t block = fit_block(dev, t.block_size);
+  const int ipt = static_cast<int>(t.items_per_thread);
+  const std::int64_t tile = block * ipt;
+  const std::int64_t tiles = cdiv(n, tile);
+  const std::int64_t most =
+      n <= t.switch_below ? 1 : std::max<std::int64_t>(4 * dev.info().compute_units, 1);
+  const std::int64_t chunk = cdiv(tiles, std::min(tiles, most)) * tile;
+  const std::int64_t groups = cdiv(n, chunk);
+  const std::size_t local = static_cast<std::size_t>(num_sub_groups(dev, block)) * sizeof(T);
+  if (groups == 1) {
+    launch(dev, {kernel::range_1d(block, block), local, "ak::gpu::reduce"},
+           kernels::reduce_kernel<T, Load, Op>{load, out, n, chunk, ipt, op, init});
+    return;
+  }
+  device_buffer<T> partials(dev, groups);
+  launch(dev, {kernel::range_1d(groups * block, block), local, "ak::gpu::reduce"},
+         kernels::reduce_kernel<T, Load, Op>{load, partials.data(), n, chunk, ipt, op, init});
+  using partial_load = kernels::load_element<T>;
+  launch(dev, {kernel::range_1d(block, block), local, "ak::gpu::reduce_partials"},
+         kernels::reduce_kernel<T, partial_load, Op>{partial_load{partials.data()}, out, groups,
+                                                     groups, ipt, op, init});
+}
+
+template <class T>
+T read_one(const ak::device& dev, const T* p) {
+  T v;
+  dev.memory().copy_to_host(&v, p, sizeof(T));
+  return v;
+}
+
+}  // namespace detail
+
+// ---- foreachindex, map ---------------------------------------------------------------------
+
+// f(i) for every i in [0, n), in parallel, in no particular order. Tuning: map.block_size,
+// map.items_per_thread.
+template <class F>
+void foreachindex(const ak::device& dev, std::int64_t n, F f, const map_tuning& call = {}) {
+  detail::check_call(dev, n, "ak::gpu::foreachindex");
+  if (n == 0) return;
+  const auto t = ak::tuning(map_hook{}, dev, dtype::int64, call);
+  const std::int64_t block = detail::fit_block(dev, t.block_size);
+  const int ipt = static_cast<int>(t.items_per_thread);
+  const std::int64_t groups = detail::cdiv(n, block * ipt);
+  launch(dev, {kernel::range_1d(groups * block, block), 0, "ak::gpu::foreachindex"},
+         kernels::foreach_kernel<F>{f, n, ipt});
+}
+
+// out[i] = f(in[i]) for i in [0, n).
+template <class In, class Out, class F>
+void map(const ak::device& dev, const In* in, Out* out, std::int64_t n, F f,
+         const map_tuning& call = {}) {
+  detail::check_call(dev, n, "ak::gpu::map");
+  if (n == 0) return;
+  const auto t = ak::tuning(map_hook{}, dev, tuning_dtype<Out>(), call);
+  const std::int64_t block = detail::fit_block(dev, t.block_size);
+  const int ipt = static_cast<int>(t.items_per_thread);
+  const std::int64_t groups = detail::cdiv(n, block * ipt);
+  launch(dev, {kernel::range_1d(groups * block, block), 0, "ak::gpu::map"},
+         kernels::map_kernel<In, Out, F>{in, out, f, n, ipt});
+}
+
+// ---- reduce, mapreduce -------------------------------------------------------------------------
+
+// The reduction of in[0, n) by op; init for n == 0. Block reduction (items per thread, then
+// sub-group and group reductions), one launch below reduce.switch_below elements and two above.
+// Tuning: reduce.block_size, items_per_thread, switch_below.
+template <class T, class Op>
+T reduce(const ak::device& dev, const T* in, std::int64_t n, Op op, T init,
+         const reduce_tuning& call = {}) {
+  detail::check_call(dev, n, "ak::gpu::reduce");
+  if (n == 0) return init;
+  const auto t = ak::tuning(reduce_hook{}, dev, tuning_dtype<T>(), call);
+  device_buffer<T> result(dev, 1);
+  detail::reduce_into(dev, t, kernels::load_element<T>{in}, n, op, init, result.data());
+  return detail::read_one(dev, result.data());
+}
+
+// The reduction of f(in[i]) (converted to T) for i in [0, n).
+template <class T, class In, class F, class Op>
+T mapreduce(const ak::device& dev, const In* in, std::int64_t n, F f, Op op, T init,
+            const reduce_tuning& call = {}) {
+  detail::check_call(dev, n, "ak::gpu::mapreduce");
+  if (n == 0) return init;
+  const auto t = ak::tuning(reduce_hook{}, dev, tuning_dtype<T>(), call);
+  device_buffer<T> result(dev, 1);
+  detail::reduce_into(dev, t, kernels::load_mapped<T, In, F>{in, f}, n, op, init, result.data());
+  return detail::read_one(dev, result.data());
+}
+
+// ---- accumulate ----------------------------------------------------------------------------
+
+namespace detail {
+
+struct scan_shape {
+  std::int64_t block;
+  int ipt;
+};
+
+template <class T, class Op>
+scan_shape fit_scan(const ak::device& dev, const resolved_scan& r) {
+  const auto& info = dev.info();
+  if (r.tuning.sub_group_width != 0 && r.tuning.sub_group_width != info.sub_group_width)
+    throw ak::capability_error(std::string(name_of(r.algorithm)) + ": sub_group_width " +
+                               std::to_string(r.tuning.sub_group_width) + " on " + dev.name() +
+                               ", whose sub-groups are " + std::to_string(info.sub_group_width) +
+                               " wide (0 means the native width)");
+  scan_shape s{fit_block(dev, r.tuning.block_size), static_cast<int>(r.tuning.items_per_thread)};
+  using K = kernels::scan_kernel<T, Op>;
+  auto bytes = [&] {
+    return K::local_bytes(static_cast<std::size_t>(s.block), static_cast<std::size_t>(s.ipt),
+                          static_cast<std::size_t>(num_sub_groups(dev, s.block)));
+  };
+  while (bytes() > static_cast<std::size_t>(info.local_memory_bytes) && s.ipt > 1) s.ipt /= 2;
+  while (bytes() > static_cast<std::size_t>(info.local_memory_bytes) &&
+         s.block > info.sub_group_width)
+    s.block = fit_block(dev, s.block / 2);
+  if (bytes() > static_cast<std::size_t>(info.local_memory_bytes))
+    throw ak::capability_error("ak::gpu::accumulate: elements of " + std::to_string(sizeof(T)) +
+                               " bytes do not fit the local memory of " + dev.name());
+  return s;
+}
+
+template <class T, class Op>
+void launch_scan(const ak::device& dev, const scan_shape& s, std::int64_t groups,
+                 const kernels::scan_kernel<T, Op>& k, const char* name) {
+  const auto local = kernels::scan_kernel<T, Op>::local_bytes(
+      static_cast<std::size_t>(s.block), static_cast<std::size_t>(s.ipt),
+      static_cast<std::size_t>(num_sub_groups(dev, s.block)));
+  launch(dev, {kernel::range_1d(groups * s.block, s.block), local, name}, k);
+}
+
+// Reduce-then-scan: reduce each tile, scan the tile totals (recursively), scan each tile again
+// with its carry.
+template <class T, class Op>
+void reduce_then_scan_into(const ak::device& dev, const scan_shape& s, const T* in, T* out,
+                           std::int64_t n, Op op, T init, bool inclusive) {
+  const std::int64_t tile = s.block * s.ipt;
+  const std::int64_t tiles = cdiv(n, tile);
+  kernels::scan_kernel<T, Op> k{in, out, n, s.ipt, op, init, inclusive, nullptr, {}};
+  if (tiles == 1) return launch_scan(dev, s, 1, k, "ak::gpu::accumulate");
+  device_buffer<T> totals(dev, tiles), prefixes(dev, tiles);
+  const std::size_t local = static_cast<std::size_t>(num_sub_groups(dev, s.block)) * sizeof(T);
+  launch(dev, {kernel::range_1d(tiles * s.block, s.block), local, "ak::gpu::accumulate_reduce"},
+         kernels::reduce_kernel<T, kernels::load_element<T>, Op>{
+             kernels::load_element<T>{in}, totals.data(), n, tile, s.ipt, op, init});
+  reduce_then_scan_into(dev, s, totals.data(), prefixes.data(), tiles, op, init, false);
+  k.tile_prefix = prefixes.data();
+  launch_scan(dev, s, tiles, k, "ak::gpu::accumulate");
+}
+
+// Decoupled look-back: one pass; tiles take dynamic ids in the order their groups start and
+// chain their prefixes through device memory with release/acquire atomics at device scope.
+template <class T, class Op>
+void decoupled_lookback_into(const ak::device& dev, const scan_shape& s, const T* in, T* out,
+                             std::int64_t n, Op op, T init, bool inclusive) {
+  const std::int64_t tiles = cdiv(n, s.block * s.ipt);
+  device_buffer<unsigned> counter(dev, 1);
+  device_buffer<int> flags(dev, tiles);
+  device_buffer<T> aggregates(dev, tiles), prefixes(dev, tiles);
+  const std::int64_t fill_block = fit_block(dev, 256);
+  launch(dev, {kernel::range_1d(fill_block, fill_block), 0, "ak::gpu::accumulate_clear"},
+         kernels::fill_kernel<unsigned>{counter.data(), 0u, 1});
+  launch(dev,
+         {kernel::range_1d(cdiv(tiles, fill_block) * fill_block, fill_block), 0,
+          "ak::gpu::accumulate_clear"},
+         kernels::fill_kernel<int>{flags.data(), 0, tiles});
+  kernels::scan_kernel<T, Op> k{
+      in,        out,     n,
+      s.ipt,     op,      init,
+      inclusive, nullptr, {counter.data(), flags.data(), aggregates.data(), prefixes.data()}};
+  launch_scan(dev, s, tiles, k, "ak::gpu::accumulate_lookback");
+}
+
+}  // namespace detail
+
+// out[i] = init op in[0] op ... op in[i] (inclusive) or the same up to in[i - 1] (exclusive,
+// out[0] = init), for i in [0, n); in may equal out. `alg` is ak::auto_alg{} (the scan tuning's
+// algorithm where the device can run it, else reduce_then_scan), ak::reduce_then_scan{} or
+// ak::decoupled_lookback{} (an ak::capability_error on devices without a device-scope fence and
+// forward progress), with optional block_size / items_per_thread / sub_group_width.
+template <class T, class Op>
+void accumulate(const ak::device& dev, const T* in, T* out, std::int64_t n, Op op, T init,
+                bool inclusive = true, const scan_alg& alg = auto_alg{}) {
+  detail::check_call(dev, n, "ak::gpu::accumulate");
+  const resolved_scan r = ak::resolve(alg, dev, tuning_dtype<T>());
+  const detail::scan_shape s = detail::fit_scan<T, Op>(dev, r);
+  if (n == 0) return;
+  if (r.algorithm == scan_algorithm::decoupled_lookback)
+    detail::decoupled_lookback_into(dev, s, in, out, n, op, init, inclusive);
+  else
+    detail::reduce_then_scan_into(dev, s, in, out, n, op, init, inclusive);
+}
+
+}  // namespace ak::gpu
