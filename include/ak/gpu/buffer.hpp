@@ -1,5 +1,7 @@
 // Device memory owned by the host code of the GPU algorithms: an array of trivially copyable T on
 // a device, with blocking copies to and from host memory.
+#pragma once
+
 #include <cstdint>
 #include <span>
 #include <type_traits>

@@ -7,6 +7,8 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 
 #include "ak/kernel/kernel.hpp"
 
@@ -283,6 +285,197 @@ struct fill_kernel {
   AK_KERNEL_FN void operator()(Ctx& ctx) const {
     const auto i = ctx.global_id(0);
     if (i < n) p[i] = v;
+  }
+};
+
+// ---- the order of DESIGN.md section 6 ---------------------------------------------------------
+
+// An unsigned key whose order is ak's order of T: integers by value; floats as
+// -Inf < ... < -0.0 < +0.0 < ... < +Inf < NaN, every NaN equal and last.
+template <class T>
+AK_KERNEL_INLINE auto ordered_key(T x) {
+  static_assert(std::is_arithmetic_v<T>, "ordered_key takes integers and floating-point types");
+  using U = std::conditional_t<
+      sizeof(T) == 1, std::uint8_t,
+      std::conditional_t<sizeof(T) == 2, std::uint16_t,
+                         std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>>;
+  constexpr U sign = static_cast<U>(U{1} << (8 * sizeof(T) - 1));
+  if constexpr (std::is_same_v<T, bool>) {
+    return static_cast<std::uint8_t>(x ? 1 : 0);
+  } else if constexpr (std::is_floating_point_v<T>) {
+    if (x != x) return static_cast<U>(~U{0});
+    U u;
+    std::memcpy(&u, &x, sizeof(T));
+    return static_cast<U>((u & sign) ? ~u : (u | sign));
+  } else if constexpr (std::is_signed_v<T>) {
+    U u;
+    std::memcpy(&u, &x, sizeof(T));
+    return static_cast<U>(u ^ sign);
+  } else {
+    return static_cast<U>(x);
+  }
+}
+
+// a < b in ak's order (the default `lt` of sorts and searches).
+struct isless {
+  template <class T>
+  AK_KERNEL_FN bool operator()(const T& a, const T& b) const {
+    if constexpr (std::is_arithmetic_v<T>)
+      return ordered_key(a) < ordered_key(b);
+    else
+      return a < b;
+  }
+};
+
+// ---- elementwise helpers (bodies of foreach_kernel) ---------------------------------------------
+
+template <class T>
+struct reverse_body {  // swaps p[i] and p[n - 1 - i], for i < n / 2
+  T* p;
+  std::int64_t n;
+  AK_KERNEL_FN void operator()(std::int64_t i) const {
+    const T t = p[i];
+    p[i] = p[n - 1 - i];
+    p[n - 1 - i] = t;
+  }
+};
+
+template <class T>
+struct reverse_copy_body {
+  const T* in;
+  T* out;
+  std::int64_t n;
+  AK_KERNEL_FN void operator()(std::int64_t i) const { out[i] = in[n - 1 - i]; }
+};
+
+template <class T, class I>
+struct gather_body {  // out[i] = src[idx[i]]
+  const T* src;
+  const I* idx;
+  T* out;
+  AK_KERNEL_FN void operator()(std::int64_t i) const { out[i] = src[idx[i]]; }
+};
+
+template <class T>
+struct copy_body {
+  const T* in;
+  T* out;
+  AK_KERNEL_FN void operator()(std::int64_t i) const { out[i] = in[i]; }
+};
+
+struct sum_op {
+  template <class T>
+  AK_KERNEL_FN T operator()(T a, T b) const {
+    return a + b;
+  }
+};
+
+template <class T>
+struct iota_body {
+  T* out;
+  AK_KERNEL_FN void operator()(std::int64_t i) const { out[i] = static_cast<T>(i); }
+};
+
+// 1 where pred(in[i]) holds (count, any, all through mapreduce).
+template <class T, class Pred>
+struct predicate_count {
+  Pred pred;
+  AK_KERNEL_FN std::int64_t operator()(const T& x) const { return pred(x) ? 1 : 0; }
+};
+
+// ---- searchsorted -------------------------------------------------------------------------------
+
+// out[q] = the first i with !lt(sorted[i], queries[q]) (or m), or with `last` the last i with
+// !lt(queries[q], sorted[i]) (or -1).
+template <class T, class Lt>
+struct search_body {
+  const T* sorted;
+  std::int64_t m;
+  const T* queries;
+  std::int64_t* out;
+  Lt lt;
+  bool last;
+  AK_KERNEL_FN void operator()(std::int64_t q) const {
+    const T x = queries[q];
+    std::int64_t lo = 0, hi = m;
+    while (lo < hi) {
+      const std::int64_t mid = lo + (hi - lo) / 2;
+      const bool go_right = last ? !lt(x, sorted[mid]) : lt(sorted[mid], x);
+      if (go_right)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    out[q] = last ? lo - 1 : lo;
+  }
+};
+
+// ---- merge sort -------------------------------------------------------------------------------
+
+// Sorts each run of `run` consecutive keys (and values, when not null) in place, stably, one
+// run per work-item (insertion sort: runs are short).
+template <class K, class V, class Lt>
+struct sort_runs_body {
+  K* keys;
+  V* values;
+  std::int64_t n;
+  std::int64_t run;
+  Lt lt;
+  AK_KERNEL_FN void operator()(std::int64_t r) const {
+    const std::int64_t b = r * run, e = b + run < n ? b + run : n;
+    for (std::int64_t i = b + 1; i < e; ++i) {
+      const K k = keys[i];
+      V v{};
+      if (values) v = values[i];
+      std::int64_t j = i;
+      for (; j > b && lt(k, keys[j - 1]); --j) {
+        keys[j] = keys[j - 1];
+        if (values) values[j] = values[j - 1];
+      }
+      keys[j] = k;
+      if (values) values[j] = v;
+    }
+  }
+};
+
+// One merge pass: merges the pairs of sorted runs of `width` elements of `in` into `out`, each
+// work-item `items_per_thread` outputs, found by a merge-path search (stable: on ties the left
+// run's element comes first).
+template <class K, class V, class Lt>
+struct merge_pass_kernel {
+  const K* keys_in;
+  K* keys_out;
+  const V* values_in;  // null: keys only
+  V* values_out;
+  std::int64_t n;
+  std::int64_t width;
+  int items_per_thread;
+  Lt lt;
+  template <class Ctx>
+  AK_KERNEL_FN void operator()(Ctx& ctx) const {
+    const std::int64_t o = ctx.global_id(0) * items_per_thread;
+    if (o >= n) return;
+    const std::int64_t pair = o / (2 * width) * (2 * width);
+    const std::int64_t a0 = pair, a1 = pair + width < n ? pair + width : n;
+    const std::int64_t b0 = a1, b1 = pair + 2 * width < n ? pair + 2 * width : n;
+    const std::int64_t na = a1 - a0, nb = b1 - b0;
+    const std::int64_t d = o - pair;
+    std::int64_t lo = d - nb > 0 ? d - nb : 0, hi = d < na ? d : na;
+    while (lo < hi) {
+      const std::int64_t mid = (lo + hi) / 2;
+      if (!lt(keys_in[b0 + d - 1 - mid], keys_in[a0 + mid]))
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    std::int64_t i = a0 + lo, j = b0 + (d - lo);
+    const std::int64_t end = o + items_per_thread < n ? o + items_per_thread : n;
+    for (std::int64_t k = o; k < end; ++k) {
+      const bool take_a = i < a1 && (j >= b1 || !lt(keys_in[j], keys_in[i]));
+      const std::int64_t src = take_a ? i++ : j++;
+      keys_out[k] = keys_in[src];
+      if (values_in) values_out[k] = values_in[src];
+    }
   }
 };
 

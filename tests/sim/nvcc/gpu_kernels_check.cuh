@@ -2,9 +2,9 @@
 // element types and operators they are used with. A new kernel joins this list.
 #include "ak/gpu/kernels.hpp"
 
-namespace ak_nvcc_check_gpu {
+namespace akgk = ak::gpu::kernels;
 
-namespace k = ak::gpu::kernels;
+namespace ak_nvcc_check_gpu {
 
 struct plus {
   template <class T>
@@ -32,8 +32,8 @@ namespace ak_nvcc_check_gpu {
 using ak_nvcc_check::instantiate;
 template <class T, class Op>
 void scan_and_reduce() {
-  instantiate<k::reduce_kernel<T, k::load_element<T>, Op>>();
-  instantiate<k::scan_kernel<T, Op>>();
+  instantiate<akgk::reduce_kernel<T, akgk::load_element<T>, Op>>();
+  instantiate<akgk::scan_kernel<T, Op>>();
 }
 }  // namespace ak_nvcc_check_gpu
 
@@ -51,3 +51,30 @@ template void ak_nvcc_check_gpu::scan_and_reduce<double, ak_nvcc_check_gpu::plus
 template void ak_nvcc_check_gpu::scan_and_reduce<std::int32_t, ak_nvcc_check_gpu::plus>();
 template void ak_nvcc_check_gpu::scan_and_reduce<std::int64_t, ak_nvcc_check_gpu::minimum>();
 template void ak_nvcc_check_gpu::scan_and_reduce<std::uint64_t, ak_nvcc_check_gpu::plus>();
+
+// Sort, search and elementwise bodies run through foreach_kernel; the merge pass is a kernel.
+namespace ak_nvcc_check_gpu {
+struct descending {
+  AK_KERNEL_FN bool operator()(int a, int b) const { return a > b; }
+};
+}  // namespace ak_nvcc_check_gpu
+template void ak_nvcc_check::instantiate<
+    akgk::foreach_kernel<akgk::sort_runs_body<double, std::int64_t, akgk::isless>>>();
+template void ak_nvcc_check::instantiate<akgk::foreach_kernel<
+    akgk::sort_runs_body<int, unsigned char, ak_nvcc_check_gpu::descending>>>();
+template void
+ak_nvcc_check::instantiate<akgk::merge_pass_kernel<double, std::int64_t, akgk::isless>>();
+template void
+ak_nvcc_check::instantiate<akgk::merge_pass_kernel<float, unsigned char, akgk::isless>>();
+template void ak_nvcc_check::instantiate<
+    akgk::merge_pass_kernel<int, unsigned char, ak_nvcc_check_gpu::descending>>();
+template void
+ak_nvcc_check::instantiate<akgk::foreach_kernel<akgk::search_body<double, akgk::isless>>>();
+template void
+ak_nvcc_check::instantiate<akgk::foreach_kernel<akgk::search_body<std::int8_t, akgk::isless>>>();
+template void ak_nvcc_check::instantiate<akgk::foreach_kernel<akgk::reverse_body<float>>>();
+template void ak_nvcc_check::instantiate<akgk::foreach_kernel<akgk::reverse_copy_body<float>>>();
+template void
+ak_nvcc_check::instantiate<akgk::foreach_kernel<akgk::gather_body<double, std::int64_t>>>();
+template void ak_nvcc_check::instantiate<akgk::foreach_kernel<akgk::copy_body<double>>>();
+template void ak_nvcc_check::instantiate<akgk::foreach_kernel<akgk::iota_body<std::int64_t>>>();

@@ -1,0 +1,8 @@
+// Every GPU algorithm of ak written in the kernel language (docs/kernel_language.md).
+#pragma once
+
+#include "ak/gpu/algorithms.hpp"
+#include "ak/gpu/buffer.hpp"
+#include "ak/gpu/elementwise.hpp"
+#include "ak/gpu/search.hpp"
+#include "ak/gpu/sort.hpp"

@@ -1,0 +1,80 @@
+// Stable merge sort on GPU-style devices, with any comparator: sorted runs of a few elements per
+// work-item, then merge passes whose work-items each find their share of the output by a
+// merge-path search. Keys alone, keys with values (sort_by_key), or a permutation (sortperm).
+#pragma once
+
+#include <cstdint>
+#include <utility>
+
+#include "ak/gpu/algorithms.hpp"
+
+namespace ak::gpu {
+
+namespace detail {
+
+// Sorts keys[0, n) (and values, when not null) stably by lt, ping-ponging through temporaries.
+template <class K, class V, class Lt>
+void merge_sort_impl(const ak::device& dev, K* keys, V* values, std::int64_t n, Lt lt,
+                     const sort_tuning& call, const char* fn) {
+  check_call(dev, n, fn);
+  if (n < 2) return;
+  const auto t = ak::tuning(sort_hook{}, dev, tuning_dtype<K>(), call);
+  const std::int64_t block = fit_block(dev, t.block_size);
+  const std::int64_t run = std::clamp<std::int64_t>(t.merge_tile_size / block, 1, 32);
+  foreachindex(dev, cdiv(n, run), kernels::sort_runs_body<K, V, Lt>{keys, values, n, run, lt},
+               {.block_size = block, .items_per_thread = 1});
+  if (run >= n) return;
+  device_buffer<K> keys_tmp(dev, n);
+  device_buffer<V> values_tmp(dev, values ? n : 0);
+  K* kin = keys;
+  K* kout = keys_tmp.data();
+  V* vin = values;
+  V* vout = values ? values_tmp.data() : nullptr;
+  const int ipt = static_cast<int>(run);
+  const std::int64_t groups = cdiv(cdiv(n, ipt), block);
+  for (std::int64_t width = run; width < n; width *= 2) {
+    launch(dev, {kernel::range_1d(groups * block, block), 0, "ak::gpu::merge_pass"},
+           kernels::merge_pass_kernel<K, V, Lt>{kin, kout, vin, vout, n, width, ipt, lt});
+    std::swap(kin, kout);
+    std::swap(vin, vout);
+  }
+  if (kin != keys) {  // the result is in the temporaries: copy it back
+    foreachindex(dev, n, kernels::copy_body<K>{kin, keys}, {.block_size = block});
+  }
+  if (values && vin != values) {
+    foreachindex(dev, n, kernels::copy_body<V>{vin, values}, {.block_size = block});
+  }
+}
+
+}  // namespace detail
+
+// Sorts keys[0, n) stably in the order lt (ak's order by default). Tuning: sort.block_size,
+// sort.merge_tile_size (elements per group of the first pass: runs of merge_tile_size / block).
+template <class K, class Lt = kernels::isless>
+void merge_sort(const ak::device& dev, K* keys, std::int64_t n, Lt lt = {},
+                const sort_tuning& call = {}) {
+  detail::merge_sort_impl<K, unsigned char, Lt>(dev, keys, nullptr, n, lt, call,
+                                                "ak::gpu::merge_sort");
+}
+
+// Sorts keys[0, n) stably and moves values[0, n) with them.
+template <class K, class V, class Lt = kernels::isless>
+void merge_sort_by_key(const ak::device& dev, K* keys, V* values, std::int64_t n, Lt lt = {},
+                       const sort_tuning& call = {}) {
+  detail::merge_sort_impl<K, V, Lt>(dev, keys, values, n, lt, call, "ak::gpu::merge_sort_by_key");
+}
+
+// perm[0, n) such that keys[perm[i]] is sorted (stable: equal keys keep their order); keys are
+// left as they are.
+template <class K, class Lt = kernels::isless>
+void sortperm(const ak::device& dev, const K* keys, std::int64_t* perm, std::int64_t n, Lt lt = {},
+              const sort_tuning& call = {}) {
+  detail::check_call(dev, n, "ak::gpu::sortperm");
+  device_buffer<K> copy(dev, n);
+  foreachindex(dev, n, kernels::copy_body<K>{keys, copy.data()});
+  foreachindex(dev, n, kernels::iota_body<std::int64_t>{perm});
+  detail::merge_sort_impl<K, std::int64_t, Lt>(dev, copy.data(), perm, n, lt, call,
+                                               "ak::gpu::sortperm");
+}
+
+}  // namespace ak::gpu
