@@ -429,6 +429,40 @@ TYPED_TEST(Sort, PerCallTuningsAndThreadCounts) {
       }
 }
 
+// The radix sort's own paths, reached at small sizes by telling it the caches are tiny: MSD steps
+// on one worker and on all of them, buckets grouped by counts (skewed keys), recursion into a
+// bucket that holds most keys, and in-cache passes of every width.
+TYPED_TEST(Sort, RadixSortPathsWithTinyCaches) {
+  using T = TypeParam;
+  if constexpr (ak::cpu::radix_sortable_v<T>) {
+    AKT_RANDOM(r);
+    for (i64 threads : {1, 3})
+      for (int bits : {2, 5, 8, 11})
+        for (i64 cache : {i64{1} << 12, i64{1} << 15})
+          for (i64 n : {i64{33}, i64{700}, i64{5003}, i64{40000}}) {
+            const thread_cap cap(threads);
+            const bool rev = r.chance(0.5);
+            const pattern p = all_patterns[r.index(all_patterns.size())];
+            SCOPED_TRACE("threads " + std::to_string(threads) + ", digit bits " + std::to_string(bits) +
+                         ", cache " + std::to_string(cache) + ", n = " + std::to_string(n) + ", pattern " +
+                         name_of(p) + (rev ? ", rev" : ""));
+            const buf<T> data = make_data<T>(n, p, r);
+            const buf<i64> want_perm = stable_permutation(data, rev);
+            const buf<T> want = permuted(data, want_perm);
+            buf<T> keys = data, key_tmp(n);
+            ak::cpu::radix_sort<T>(keys.data(), key_tmp.data(), nullptr, nullptr, n, bits, rev, 64, cache);
+            EXPECT_TRUE(same_bits_elements(keys, want));
+            buf<T> pair_keys = data;
+            buf<i64> values(n), value_tmp(n);
+            std::iota(values.begin(), values.end(), i64{0});
+            ak::cpu::radix_sort<T, i64>(pair_keys.data(), key_tmp.data(), values.data(), value_tmp.data(), n,
+                                        bits, rev, 64, cache);
+            EXPECT_TRUE(same_bits_elements(pair_keys, want));
+            EXPECT_TRUE(same_elements(values, want_perm));
+          }
+  }
+}
+
 // ---- Custom orders on numbers (the header templates) ------------------------------------------
 
 template <class T>

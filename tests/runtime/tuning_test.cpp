@@ -40,7 +40,7 @@ TEST(Tuning, GenericAndBackendLayersWithSources) {
 TEST(Tuning, BackendDefaultsPerDtypeClass) {
   // cpu registers radix_digit_bits 1 for bool only.
   EXPECT_EQ(ak::tuning(ak::sort_hook{}, cpu(), ak::dtype::bool_).radix_digit_bits, 1);
-  EXPECT_EQ(ak::tuning(ak::sort_hook{}, cpu(), ak::dtype::int32).radix_digit_bits, 8);
+  EXPECT_EQ(ak::tuning(ak::sort_hook{}, cpu(), ak::dtype::int32).radix_digit_bits, 11);
 }
 
 TEST(Tuning, CallOptionsWinAndAreChecked) {

@@ -151,8 +151,8 @@ int run_demo(const demo_options& o) {
     std::cout << "  " << std::left << std::setw(20) << f.field << std::right << std::setw(8)
               << f.text << "  from " << f.origin.detail << "\n";
   {
-    scoped_tuning s(sort_hook{}, {.radix_digit_bits = 11});
-    std::cout << "  with ak::scoped_tuning{.radix_digit_bits = 11}: "
+    scoped_tuning s(sort_hook{}, {.radix_digit_bits = 8});
+    std::cout << "  with ak::scoped_tuning{.radix_digit_bits = 8}: "
               << tuning(sort_hook{}, dev, dtype::float32).radix_digit_bits << "\n";
   }
 

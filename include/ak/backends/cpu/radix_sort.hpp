@@ -6,12 +6,11 @@
 // the largest key (NaN last, all NaNs equal); `rev` complements the key. The transform is applied
 // on the fly, so the data keeps its bits.
 //
-// One read pass counts every digit's histogram; a digit whose values are all equal is skipped.
-// Each remaining pass scatters its chunks (contiguous, so the scatter of chunk c for bucket b
-// lands right after that of chunk c-1, which keeps the sort stable) and counts the next digit
-// on the way.
+// Small runs take LSD passes in cache; data larger than the cache takes one MSD pass first (see
+// radix_sort below). Passes scatter contiguous chunks in order, which keeps the sort stable.
 #pragma once
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <cstring>
@@ -58,272 +57,375 @@ inline constexpr int radix_key_bits_v = std::is_same_v<T, bool> ? 1 : int(sizeof
 
 namespace radix_detail {
 
-// The loops below take everything by value: inside a closure, a store through a key or count
+// The loops below take what they use by value: inside a closure, a store through a key or count
 // pointer could alias the captured variables, and the compiler would reload them per element.
 
-// Adds the histograms of every digit of keys[begin, end) to hist[digit][bucket].
+// A digit: `bits` bits of the (transformed) key from bit `shift` up.
+struct digit {
+  int shift;
+  int bits;
+};
+
+// hist[bucket] += the number of keys of src[begin, end) in each bucket of digit d.
 template <class K>
-void count_all_digits(const K* keys, std::int64_t begin, std::int64_t end, int digits,
-                      int digit_bits, radix_key_t<K> flip, std::int64_t* hist) {
+void count_digit(const K* src, std::int64_t begin, std::int64_t end, digit d, radix_key_t<K> flip,
+                 std::int64_t* hist) {
   using U = radix_key_t<K>;
-  const U mask = static_cast<U>((U(1) << digit_bits) - 1);
-  const std::size_t buckets = std::size_t{1} << digit_bits;
+  const U mask = static_cast<U>((U(1) << d.bits) - 1);
+  const int shift = d.shift;
+  for (std::int64_t i = begin; i < end; ++i)
+    ++hist[(static_cast<U>(radix_key(src[i]) ^ flip) >> shift) & mask];
+}
+
+// Moves src[begin, end) (and its values) to dst[offset[bucket]++]. Plain stores: on the machines
+// measured so far (docs/benchmarks/README.md), staging each bucket's keys in write-combining
+// lines was twice as slow as letting the store buffers scatter.
+template <class K, class VV, class Offset>
+void scatter_digit(const K* src, K* dst, const VV* vsrc, VV* vdst, std::int64_t begin,
+                   std::int64_t end, digit d, radix_key_t<K> flip, Offset* offset) {
+  using U = radix_key_t<K>;
+  const U mask = static_cast<U>((U(1) << d.bits) - 1);
+  const int shift = d.shift;
   for (std::int64_t i = begin; i < end; ++i) {
-    const U key = static_cast<U>(radix_key(keys[i]) ^ flip);
-    for (int d = 0; d < digits; ++d)
-      ++hist[static_cast<std::size_t>(d) * buckets + ((key >> (d * digit_bits)) & mask)];
-  }
-}
-
-// Where one task's scatter writes and what it counts for the next pass.
-template <class K, class V>
-struct scatter_job {
-  const K* src;
-  K* dst;
-  const V* vsrc;
-  V* vdst;
-  std::int64_t begin, end;     // the task's source range
-  int shift;                   // this pass's digit
-  int next_shift;              // the next pass's digit, when counting it
-  radix_key_t<K> mask, flip;
-  std::size_t buckets;
-  std::int64_t* offset;        // [bucket]: next destination position
-  std::int64_t chunk_size;     // the tasks' chunking, to find a destination's task next pass
-  std::int64_t* next_count;    // [destination chunk][bucket] for the next digit
-  // Per-task working memory: staging lines, their positions, current destination chunk.
-  K* staging;
-  V* value_staging;
-  std::int64_t* flushed;
-  std::int64_t* chunk_of;
-  std::int64_t* chunk_limit;
-};
-
-// Moves keys (and values) [begin, end) to their buckets.
-//
-// Stores go through per-bucket write-combining buffers of one cache line of keys (staging
-// memory of buckets * 64 bytes, which stays in L1/L2): a bucket's keys are written out a whole
-// line at a time, when the destination reaches a line boundary, instead of one scattered store
-// per key. A task writes only the positions it owns, so lines shared with a neighbouring bucket
-// or task are written in parts.
-//
-// With CountNext, the histogram of the next pass's digit is counted per destination chunk on the
-// way (each bucket's destinations only increase, so its current chunk is tracked with one
-// compare), which saves the next pass a read of the whole array.
-template <bool CountNext, class K, class V>
-void scatter(const scatter_job<K, V>& job) {
-  constexpr bool has_values = !std::is_same_v<V, std::nullptr_t>;
-  constexpr std::int64_t line = 64 / sizeof(K) > 0 ? 64 / sizeof(K) : 1;
-  const K* const src = job.src;
-  K* const dst = job.dst;
-  const V* const vsrc = job.vsrc;
-  V* const vdst = job.vdst;
-  const int shift = job.shift, next_shift = job.next_shift;
-  const radix_key_t<K> mask = job.mask, flip = job.flip;
-  const std::size_t buckets = job.buckets;
-  std::int64_t* const offset = job.offset;
-  std::int64_t* const flushed = job.flushed;
-  std::int64_t* const chunk_of = job.chunk_of;
-  std::int64_t* const chunk_limit = job.chunk_limit;
-  std::int64_t* const next_count = job.next_count;
-  K* const staging = job.staging;
-  V* const value_staging = job.value_staging;
-  // Slot of destination index i within its cache line.
-  const std::int64_t skew =
-      static_cast<std::int64_t>((reinterpret_cast<std::uintptr_t>(dst) % 64) / sizeof(K));
-  for (std::size_t b = 0; b < buckets; ++b) {
-    flushed[b] = offset[b];
-    if constexpr (CountNext) {
-      chunk_of[b] = offset[b] / job.chunk_size;
-      chunk_limit[b] = (chunk_of[b] + 1) * job.chunk_size;
-    }
-  }
-  for (std::int64_t i = job.begin; i < job.end; ++i) {
     const K k = src[i];
-    const radix_key_t<K> key = static_cast<radix_key_t<K>>(radix_key(k) ^ flip);
-    const std::size_t b = static_cast<std::size_t>((key >> shift) & mask);
-    const std::int64_t to = offset[b]++;
-    if constexpr (CountNext) {
-      if (to >= chunk_limit[b]) {
-        const std::int64_t c = to / job.chunk_size;
-        chunk_of[b] = c;
-        chunk_limit[b] = (c + 1) * job.chunk_size;
-      }
-      ++next_count[static_cast<std::size_t>(chunk_of[b]) * buckets + ((key >> next_shift) & mask)];
-    }
-    const std::int64_t slot = (to + skew) & (line - 1);
-    K* buf = staging + b * line;
-    buf[slot] = k;
-    if constexpr (has_values) value_staging[b * line + static_cast<std::size_t>(slot)] = vsrc[i];
-    if (slot == line - 1) {
-      const std::int64_t from = flushed[b];
-      const std::int64_t first = slot - (to - from);
-      if (first == 0) {
-        K* out = dst + (to - (line - 1));
-        for (std::int64_t j = 0; j < line; ++j) out[j] = buf[j];
-      } else {
-        for (std::int64_t j = first; j < line; ++j) dst[from + (j - first)] = buf[j];
-      }
-      if constexpr (has_values)
-        for (std::int64_t j = first; j < line; ++j)
-          vdst[from + (j - first)] = value_staging[b * line + static_cast<std::size_t>(j)];
-      flushed[b] = to + 1;
-    }
+    const Offset to = offset[(static_cast<U>(radix_key(k) ^ flip) >> shift) & mask]++;
+    dst[to] = k;
+    if constexpr (!std::is_same_v<VV, std::nullptr_t>) vdst[to] = vsrc[i];
   }
-  // What is left in each buffer: the positions [flushed, offset) of a last, partial line.
+}
+
+// Turns per-chunk counts hist[chunk][bucket] into each chunk's first destination per bucket
+// (bucket-major, chunks in order: that is what keeps the scatter stable). Returns whether one
+// bucket holds all n keys, so that the digit moves nothing.
+inline bool exclusive_offsets(std::int64_t* hist, std::size_t chunk_count, std::size_t buckets,
+                              std::int64_t n) {
+  std::int64_t running = 0;
   for (std::size_t b = 0; b < buckets; ++b) {
-    for (std::int64_t to = flushed[b]; to < offset[b]; ++to) {
-      const std::size_t slot = static_cast<std::size_t>((to + skew) & (line - 1));
-      dst[to] = staging[b * line + slot];
-      if constexpr (has_values) vdst[to] = value_staging[b * line + slot];
+    const std::int64_t before = running;
+    for (std::size_t c = 0; c < chunk_count; ++c) {
+      const std::int64_t count = hist[c * buckets + b];
+      hist[c * buckets + b] = running;
+      running += count;
+    }
+    if (running - before == n) return true;
+    if (running - before != 0) {
+      for (std::size_t b2 = b + 1; b2 < buckets; ++b2)
+        for (std::size_t c = 0; c < chunk_count; ++c) {
+          const std::int64_t count = hist[c * buckets + b2];
+          hist[c * buckets + b2] = running;
+          running += count;
+        }
+      return false;
     }
   }
+  return false;
 }
 
-
-// The digits that must be sorted: a digit all of whose n keys share one value moves nothing.
-// hist: [chunk][digit][bucket] for `chunk_count` chunks.
-inline std::vector<int> digits_to_sort(const std::int64_t* hist, std::size_t chunk_count, int digits,
-                                       std::size_t buckets, std::int64_t n) {
-  std::vector<int> passes;
-  const std::size_t per_chunk = static_cast<std::size_t>(digits) * buckets;
-  for (int d = 0; d < digits; ++d) {
-    bool single = false;
-    for (std::size_t b = 0; b < buckets; ++b) {
-      std::int64_t sum = 0;
-      for (std::size_t ck = 0; ck < chunk_count; ++ck)
-        sum += hist[ck * per_chunk + static_cast<std::size_t>(d) * buckets + b];
-      if (sum == 0) continue;
-      single = sum == n;
-      break;
-    }
-    if (!single) passes.push_back(d);
-  }
-  return passes;
-}
-
-// Working memory of one task's scatter: write-combining lines and per-bucket state. A task that
-// sorts many buckets one after another keeps one and reuses it.
-template <class K, class VV>
-struct scatter_memory {
-  std::unique_ptr<K[]> staging;  // not std::vector: K may be bool
-  std::unique_ptr<VV[]> value_staging;
-  std::unique_ptr<std::int64_t[]> state;
-  std::size_t buckets = 0;
-  void reserve(std::size_t count) {
-    if (buckets >= count) return;
-    const std::size_t line = std::max<std::size_t>(1, 64 / sizeof(K));
-    staging.reset(new K[count * line]);
-    value_staging.reset(new VV[std::is_same_v<VV, std::nullptr_t> ? 1 : count * line]);
-    state.reset(new std::int64_t[3 * count]);
-    buckets = count;
-  }
+// What one radix sort call needs to know: the key order and the shape of its passes.
+template <class K>
+struct radix_plan {
+  radix_key_t<K> flip;         // ~0 for `rev`
+  int digit_bits;              // widest digit of an in-cache pass
+  std::int64_t bucket_bytes;   // a run at most this large is sorted in cache
+  std::int64_t element_bytes;  // key + value
 };
 
-// LSD passes over the digits `passes` (in order), between a (the input) and b, chunked by c;
-// hist holds the per-chunk histograms of every digit of the input. Returns whether the result
-// ended in b.
-// `memory`, when given, is the working memory of a single-chunk sort.
+// Stable insertion sort by key, for runs too short for a pass.
 template <class K, class VV>
-bool lsd_passes(K* a, K* b, VV* va, VV* vb, const chunks& c, const std::vector<int>& passes,
-                const std::int64_t* hist, int digits, int digit_bits, radix_key_t<K> flip,
-                scatter_memory<K, VV>* memory = nullptr) {
+void insertion_sort(K* a, VV* va, std::int64_t n, radix_key_t<K> flip) {
   using U = radix_key_t<K>;
-  const std::size_t buckets = std::size_t{1} << digit_bits;
-  const U mask = static_cast<U>(buckets - 1);
-  const std::size_t nc = static_cast<std::size_t>(c.count);
-  const std::size_t per_chunk = static_cast<std::size_t>(digits) * buckets;
-  K* src = a;
-  K* dst = b;
-  VV* vsrc = va;
-  VV* vdst = vb;
-  std::vector<std::int64_t> offsets(nc * buckets);
-  // counts[k][bucket]: this pass's digit in chunk k. The first pass has it from the histogram;
-  // every scatter counts the next pass's digit per destination chunk, one table per task.
-  std::vector<std::int64_t> counts(nc * buckets);
-  std::vector<std::int64_t> next_counts(nc * nc * buckets);
-  if (!passes.empty())
-    for (std::size_t ck = 0; ck < nc; ++ck)
-      std::copy_n(hist + ck * per_chunk + static_cast<std::size_t>(passes[0]) * buckets, buckets,
-                  counts.data() + ck * buckets);
-  for (std::size_t p = 0; p < passes.size(); ++p) {
-    const bool count_next = p + 1 < passes.size();
-    std::int64_t running = 0;
-    for (std::size_t bk = 0; bk < buckets; ++bk)
-      for (std::size_t ck = 0; ck < nc; ++ck) {
-        offsets[ck * buckets + bk] = running;
-        running += counts[ck * buckets + bk];
-      }
-    std::fill(next_counts.begin(), next_counts.end(), 0);
-    parallel_tasks(c.count, [&](std::int64_t k) {
-      const std::size_t kk = static_cast<std::size_t>(k);
-      scatter_memory<K, VV> own;
-      scatter_memory<K, VV>& m = (memory != nullptr && c.count == 1) ? *memory : own;
-      m.reserve(buckets);
-      std::int64_t* state = m.state.get();
-      const scatter_job<K, VV> job{src, dst, vsrc, vdst, c.begin(k), c.end(k),
-                                   passes[p] * digit_bits,
-                                   count_next ? passes[p + 1] * digit_bits : 0, mask, flip,
-                                   buckets, offsets.data() + kk * buckets, c.size,
-                                   next_counts.data() + kk * nc * buckets, m.staging.get(),
-                                   m.value_staging.get(), state, state + buckets,
-                                   state + 2 * buckets};
-      if (count_next) scatter<true>(job);
-      else scatter<false>(job);
-    });
-    // The next pass's per-chunk counts: the sum of what every task counted for that chunk.
-    std::fill(counts.begin(), counts.end(), 0);
-    for (std::size_t k = 0; k < nc; ++k)
-      for (std::size_t i = 0; i < nc * buckets; ++i) counts[i] += next_counts[k * nc * buckets + i];
-    std::swap(src, dst);
-    std::swap(vsrc, vdst);
+  for (std::int64_t i = 1; i < n; ++i) {
+    const K k = a[i];
+    const U key = static_cast<U>(radix_key(k) ^ flip);
+    VV v{};
+    if constexpr (!std::is_same_v<VV, std::nullptr_t>) v = va[i];
+    std::int64_t j = i;
+    for (; j > 0 && key < static_cast<U>(radix_key(a[j - 1]) ^ flip); --j) {
+      a[j] = a[j - 1];
+      if constexpr (!std::is_same_v<VV, std::nullptr_t>) va[j] = va[j - 1];
+    }
+    a[j] = k;
+    if constexpr (!std::is_same_v<VV, std::nullptr_t>) va[j] = v;
   }
-  return src == b;
 }
 
-// Sorts the run a[0, n) by the digits below `below` (LSD, one task), leaving the result in b.
-template <class K, class VV>
-void sort_bucket_into(K* a, K* b, VV* va, VV* vb, std::int64_t n, int below, int digit_bits,
-                      radix_key_t<K> flip, scatter_memory<K, VV>& memory) {
+// The keys an MSD step aims to leave in each bucket: a sixteenth of a worker's cache, so that a
+// bucket and its scratch stay in L1/L2 while its passes run.
+template <class K>
+std::int64_t bucket_target(const radix_plan<K>& p) {
+  return std::max<std::int64_t>(1, p.bucket_bytes / 16 / p.element_bytes);
+}
+
+// The width of the most significant digit of a run too large for the cache (on one worker):
+// enough buckets for bucket_target keys each, at most one bit less than an in-cache digit
+// (wider scatters thrash the TLB), at most `bits`.
+template <class K>
+int top_digit_bits(std::int64_t n, int bits, const radix_plan<K>& p) {
+  const std::int64_t want = (n + bucket_target(p) - 1) / bucket_target(p);
+  const int width = static_cast<int>(std::bit_width(static_cast<std::uint64_t>(std::max<std::int64_t>(want - 1, 1))));
+  return std::clamp(width, 1, std::min(bits, std::max(1, p.digit_bits - 1)));
+}
+
+// Counters of the in-cache passes, kept by a worker across the runs it sorts: 32-bit while the
+// run allows (half the cache footprint of the histograms).
+struct radix_counters {
+  std::vector<std::uint32_t> narrow;
+  std::vector<std::int64_t> wide;
+};
+
+// LSD passes over the key bits below `bits` of a[0, n), on this thread: passes of equal width, as
+// few as digit_bits allows and no wider than the run needs. One read counts every pass's digit;
+// a pass whose digit is the same for every key is skipped. Returns a or b, whichever holds the
+// result.
+template <class K, class VV, class Count>
+K* lsd_in_cache(K* a, K* b, VV* va, VV* vb, std::int64_t n, int bits, const radix_plan<K>& p,
+                std::vector<Count>& hist) {
   using U = radix_key_t<K>;
-  constexpr bool has_values = !std::is_same_v<VV, std::nullptr_t>;
-  if (n <= 48) {
-    // Few keys: a stable insertion sort by key.
-    for (std::int64_t i = 1; i < n; ++i) {
-      const K k = a[i];
-      const U key = static_cast<U>(radix_key(k) ^ flip);
-      VV v{};
-      if constexpr (has_values) v = va[i];
-      std::int64_t j = i;
-      for (; j > 0 && key < static_cast<U>(radix_key(a[j - 1]) ^ flip); --j) {
-        a[j] = a[j - 1];
-        if constexpr (has_values) va[j] = va[j - 1];
-      }
-      a[j] = k;
-      if constexpr (has_values) va[j] = v;
+  const int width_cap = std::min(p.digit_bits, std::max(4, static_cast<int>(std::bit_width(static_cast<std::uint64_t>(n)))));
+  const int passes = (bits + width_cap - 1) / width_cap;
+  const int width = (bits + passes - 1) / passes;
+  const std::size_t buckets = std::size_t{1} << width;
+  hist.assign(static_cast<std::size_t>(passes) * buckets, 0);
+  {
+    const U mask = static_cast<U>(buckets - 1), flip = p.flip;
+    Count* const h = hist.data();
+    const K* const src = a;
+    for (std::int64_t i = 0; i < n; ++i) {
+      const U key = static_cast<U>(radix_key(src[i]) ^ flip);
+      for (int q = 0; q < passes; ++q) ++h[static_cast<std::size_t>(q) * buckets + ((key >> (q * width)) & mask)];
     }
-    std::copy(a, a + n, b);
-    if constexpr (has_values) std::copy(va, va + n, vb);
+  }
+  for (int q = 0; q < passes; ++q) {
+    Count* const offset = hist.data() + static_cast<std::size_t>(q) * buckets;
+    Count running = 0;
+    bool moves = true;
+    for (std::size_t bk = 0; bk < buckets; ++bk) {
+      const Count count = offset[bk];
+      if (count == static_cast<Count>(n)) moves = false;
+      offset[bk] = running;
+      running += count;
+    }
+    if (!moves) continue;
+    // The last digit may reach above `bits`: those bits are the same for every key of the run.
+    scatter_digit(a, b, va, vb, 0, n, digit{q * width, width}, p.flip, offset);
+    std::swap(a, b);
+    std::swap(va, vb);
+  }
+  return a;
+}
+
+template <class K, class VV>
+K* sort_bits(K* a, K* b, VV* va, VV* vb, std::int64_t n, int bits, const radix_plan<K>& p,
+             radix_counters& hist);
+
+// Sorts each bucket [start[i], start[i + 1]) of b (and vb), i in [first, last), by the key
+// bits below bits_of(i), leaving the results in a (and va). Buckets longer than `longest` are
+// left alone (the caller sorts them).
+template <class K, class VV, class BitsOf>
+void sort_buckets_into(K* a, K* b, VV* va, VV* vb, const std::int64_t* start, std::size_t first,
+                       std::size_t last, std::int64_t longest, const BitsOf& bits_of,
+                       const radix_plan<K>& p, radix_counters& hist) {
+  for (std::size_t i = first; i < last; ++i) {
+    const std::int64_t s = start[i], len = start[i + 1] - s;
+    if (len == 0 || len > longest) continue;
+    VV* vbs = nullptr;
+    VV* vas = nullptr;
+    if constexpr (!std::is_same_v<VV, std::nullptr_t>) {
+      vbs = vb + s;
+      vas = va + s;
+    }
+    if (sort_bits(b + s, a + s, vbs, vas, len, bits_of(i), p, hist) == b + s) {
+      std::memcpy(a + s, b + s, static_cast<std::size_t>(len) * sizeof(K));
+      if constexpr (!std::is_same_v<VV, std::nullptr_t>)
+        std::memcpy(vas, vbs, static_cast<std::size_t>(len) * sizeof(VV));
+    }
+  }
+}
+
+// Sorts a[0, n) (and va) stably by the key bits below `bits` on this thread, with b (and vb) as
+// scratch; returns a or b, whichever holds the result. A run that fits the cache goes through
+// LSD passes of at most digit_bits bits (a pass whose digit is the same for every key is
+// skipped); a larger one takes an MSD pass first and sorts its buckets in turn.
+template <class K, class VV>
+K* sort_bits(K* a, K* b, VV* va, VV* vb, std::int64_t n, int bits, const radix_plan<K>& p,
+             radix_counters& hist) {
+  if (bits <= 0) return a;
+  if (n <= 32) {
+    insertion_sort(a, va, n, p.flip);
+    return a;
+  }
+  if (n * p.element_bytes > p.bucket_bytes && bits > p.digit_bits) {
+    const int width = top_digit_bits(n, bits, p);
+    const digit d{bits - width, width};
+    const std::size_t buckets = std::size_t{1} << width;
+    std::vector<std::int64_t> start(buckets + 1, 0);
+    count_digit(a, 0, n, d, p.flip, start.data());
+    if (exclusive_offsets(start.data(), 1, buckets, n)) return sort_bits(a, b, va, vb, n, d.shift, p, hist);
+    start[buckets] = n;
+    std::vector<std::int64_t> offset(start.begin(), start.end() - 1);
+    scatter_digit(a, b, va, vb, 0, n, d, p.flip, offset.data());
+    sort_buckets_into(a, b, va, vb, start.data(), 0, buckets, n, [&](std::size_t) { return d.shift; }, p, hist);
+    return a;
+  }
+  if (n <= std::int64_t{0xffffffff}) return lsd_in_cache(a, b, va, vb, n, bits, p, hist.narrow);
+  return lsd_in_cache(a, b, va, vb, n, bits, p, hist.wide);
+}
+
+// Sorts a[0, n) (and va) stably by the key bits below `bits` on all workers, with b (and vb) as
+// scratch, leaving the result in a.
+//
+// One parallel MSD pass: chunks count the top 16 bits (prefixes), consecutive prefixes are
+// grouped into buckets of about a sixteenth of a worker's cache (a prefix holding more is a
+// bucket of its own), and chunks scatter into b by bucket. Grouping by counts rather than
+// cutting at a fixed digit keeps skewed keys balanced (floats, whose exponents cluster, put
+// most keys under a few prefixes of a narrow digit). Workers then sort runs of buckets of about
+// equal total size, each on its own, by the bits in which its prefixes differ and the bits
+// below. A bucket larger than a worker's share (a single prefix holding that many keys) is
+// sorted by this parallel step again.
+template <class K, class VV>
+void parallel_sort_bits(K* a, K* b, VV* va, VV* vb, std::int64_t n, int bits,
+                        const radix_plan<K>& p, std::int64_t grain) {
+  constexpr bool has_values = !std::is_same_v<VV, std::nullptr_t>;
+  const chunks c = plan_chunks(n, grain, num_threads(), 16);
+  auto copy_back = [&](K* to, const K* from, VV* vto, const VV* vfrom, std::int64_t len) {
+    const chunks cc = plan_chunks(len, grain, num_threads(), 16);
+    parallel_tasks(cc.count, [&](std::int64_t k) {
+      const std::size_t count = static_cast<std::size_t>(cc.end(k) - cc.begin(k));
+      std::memcpy(to + cc.begin(k), from + cc.begin(k), count * sizeof(K));
+      if constexpr (has_values) std::memcpy(vto + cc.begin(k), vfrom + cc.begin(k), count * sizeof(VV));
+    });
+  };
+  if (c.count <= 1 || n * p.element_bytes <= p.bucket_bytes || bits <= p.digit_bits) {
+    radix_counters hist;
+    if (sort_bits(a, b, va, vb, n, bits, p, hist) != a) copy_back(a, b, va, vb, n);
     return;
   }
-  const std::size_t buckets = std::size_t{1} << digit_bits;
-  std::vector<std::int64_t> hist(static_cast<std::size_t>(below) * buckets, 0);
-  count_all_digits(a, 0, n, below, digit_bits, flip, hist.data());
-  const std::vector<int> passes = digits_to_sort(hist.data(), 1, below, buckets, n);
-  const chunks one{n, 1, n};
-  if (lsd_passes(a, b, va, vb, one, passes, hist.data(), below, digit_bits, flip, &memory)) return;
-  std::copy(a, a + n, b);
-  if constexpr (has_values) std::copy(va, va + n, vb);
+  const std::size_t nc = static_cast<std::size_t>(c.count);
+  const int prefix_bits = std::min(bits, p.digit_bits + 1);
+  const digit d{bits - prefix_bits, prefix_bits};
+  const std::size_t prefixes = std::size_t{1} << d.bits;
+  std::vector<std::int64_t> counts(nc * prefixes, 0);
+  parallel_tasks(c.count, [&](std::int64_t k) {
+    count_digit(a, c.begin(k), c.end(k), d, p.flip, counts.data() + static_cast<std::size_t>(k) * prefixes);
+  });
+  // Buckets. A bucket never leaves an aligned block of prefixes so wide that sorting it would
+  // take one more in-cache pass than a single prefix does. When no block holds much more than a
+  // bucket should (`target` keys, a sixteenth of a worker's cache), the blocks are the buckets:
+  // a plain digit. Otherwise (skewed keys) buckets are runs of consecutive prefixes within a
+  // block, closed once they hold `target` keys, and a prefix that holds that many alone is a
+  // bucket of its own; so a bucket of more than 2 * target keys has a single prefix, and sorting
+  // it needs fewer bits than this step had.
+  const std::int64_t target = bucket_target(p);
+  const int passes_below = (d.shift + p.digit_bits - 1) / p.digit_bits;
+  const int block_bits = std::min(d.bits, passes_below * p.digit_bits - d.shift);
+  const std::size_t block = std::size_t{1} << block_bits;
+  std::vector<std::int64_t> total(prefixes, 0);
+  for (std::size_t k = 0; k < nc; ++k)
+    for (std::size_t q = 0; q < prefixes; ++q) total[q] += counts[k * prefixes + q];
+  bool flat = true;
+  for (std::size_t q0 = 0; q0 < prefixes && flat; q0 += block) {
+    std::int64_t held = 0;
+    for (std::size_t q = q0; q < q0 + block; ++q) held += total[q];
+    flat = held <= 2 * target;
+  }
+  std::vector<std::uint32_t> bucket_of(prefixes);
+  std::vector<std::int64_t> start{0};
+  std::vector<std::size_t> low, high;  // the lowest and highest prefix that occurs, per bucket
+  {
+    std::int64_t held = 0;
+    std::size_t lo = 0, hi = 0;
+    auto close = [&] {
+      start.push_back(start.back() + held);
+      low.push_back(lo);
+      high.push_back(hi);
+      held = 0;
+    };
+    for (std::size_t q = 0; q < prefixes; ++q) {
+      const std::int64_t here = total[q];
+      if (flat ? q % block == 0 && q > 0 : (here >= target || q % block == 0) && held > 0) close();
+      if (here > 0) {
+        if (held == 0) lo = q;
+        hi = q;
+        held += here;
+      }
+      bucket_of[q] = static_cast<std::uint32_t>(start.size() - 1);
+      if (!flat && held >= target) close();
+    }
+    if (flat || held > 0) close();
+  }
+  const std::size_t buckets = start.size() - 1;
+  // The bits a bucket sorts by: those below the prefix, and those in which its prefixes differ.
+  auto bucket_bits = [&](std::size_t g) {
+    return d.shift + static_cast<int>(std::bit_width(static_cast<std::uint64_t>(low[g] ^ high[g])));
+  };
+  if (start[1] == n) {  // a single prefix holds every key (a larger bucket has one prefix)
+    parallel_sort_bits(a, b, va, vb, n, bucket_bits(0), p, grain);
+    return;
+  }
+  // Each chunk's first destination per bucket; then the scatter.
+  std::vector<std::int64_t> offsets(nc * buckets, 0);
+  for (std::size_t q = 0; q < prefixes; ++q)
+    for (std::size_t k = 0; k < nc; ++k) offsets[k * buckets + bucket_of[q]] += counts[k * prefixes + q];
+  exclusive_offsets(offsets.data(), nc, buckets, n);
+  parallel_tasks(c.count, [&](std::int64_t k) {
+    using U = radix_key_t<K>;
+    const auto from = offsets.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(k) * buckets);
+    std::vector<std::int64_t> own(from, from + static_cast<std::ptrdiff_t>(buckets));
+    std::int64_t* const offset = own.data();
+    const std::uint32_t* const bucket = bucket_of.data();
+    const K* const src = a;
+    K* const dst = b;
+    const U mask = static_cast<U>(prefixes - 1), flip = p.flip;
+    const int shift = d.shift;
+    if (flat) {  // a plain digit: no lookup in the scatter's chain of dependent loads
+      scatter_digit(a, b, va, vb, c.begin(k), c.end(k), digit{d.shift + block_bits, d.bits - block_bits},
+                    p.flip, offset);
+      return;
+    }
+    for (std::int64_t i = c.begin(k), e = c.end(k); i < e; ++i) {
+      const K key = src[i];
+      const std::int64_t to = offset[bucket[(static_cast<U>(radix_key(key) ^ flip) >> shift) & mask]]++;
+      dst[to] = key;
+      if constexpr (has_values) vb[to] = va[i];
+    }
+  });
+  const std::int64_t tasks = std::min<std::int64_t>(balanced_task_limit(), static_cast<std::int64_t>(buckets));
+  const std::int64_t longest = std::max<std::int64_t>(n / tasks, target);
+  for (std::size_t g = 0; g < buckets; ++g) {
+    const std::int64_t s = start[g], len = start[g + 1] - s;
+    if (len <= longest) continue;
+    VV* vas = nullptr;
+    VV* vbs = nullptr;
+    if constexpr (has_values) {
+      vas = va + s;
+      vbs = vb + s;
+    }
+    parallel_sort_bits(b + s, a + s, vbs, vas, len, bucket_bits(g), p, grain);
+    copy_back(a + s, b + s, vas, vbs, len);
+  }
+  // Workers take runs of buckets of about n / tasks keys each.
+  std::vector<std::size_t> first_bucket(static_cast<std::size_t>(tasks) + 1, buckets);
+  for (std::int64_t t = 0, g = 0; t < tasks; ++t) {
+    first_bucket[static_cast<std::size_t>(t)] = static_cast<std::size_t>(g);
+    while (g < static_cast<std::int64_t>(buckets) && start[static_cast<std::size_t>(g)] < n * (t + 1) / tasks) ++g;
+  }
+  parallel_tasks(tasks, [&](std::int64_t t) {
+    radix_counters hist;
+    sort_buckets_into(a, b, va, vb, start.data(), first_bucket[static_cast<std::size_t>(t)],
+                      first_bucket[static_cast<std::size_t>(t) + 1], longest, bucket_bits, p, hist);
+  });
 }
 
 }  // namespace radix_detail
 
 // Sorts keys[0, n) (and values alongside, when V is not void) using key_tmp/value_tmp, each of n
-// elements, as the other buffer. digit_bits in [1, 16]; grain: elements per task at least.
+// elements, as the other buffer. digit_bits in [1, 16] is the widest digit of a pass; grain:
+// elements per task at least; cache_bytes: the workers' caches together.
 //
-// Data larger than `cache_bytes` with three or more digits to sort goes through one parallel
-// pass on its most significant digit first; then each bucket (cache-sized for spread-out keys)
-// is sorted on its own by the lower digits, in cache, so the array crosses memory about twice
-// rather than once per digit.
+// Bits above the highest one in which two keys differ are never looked at (one read pass finds
+// them). Data that fits a worker's cache is sorted by LSD passes on one thread; larger data
+// takes parallel MSD passes until its buckets fit, so the array crosses memory about twice
+// whatever the key width.
 template <class K, class V = void>
 void radix_sort(K* keys, K* key_tmp, std::conditional_t<std::is_void_v<V>, std::nullptr_t, V*> values,
                 std::conditional_t<std::is_void_v<V>, std::nullptr_t, V*> value_tmp, std::int64_t n,
@@ -331,71 +433,25 @@ void radix_sort(K* keys, K* key_tmp, std::conditional_t<std::is_void_v<V>, std::
   using VV = std::conditional_t<std::is_void_v<V>, std::nullptr_t, V>;
   using U = radix_key_t<K>;
   if (n <= 1) return;
-  const int total_bits = radix_key_bits_v<K>;
-  digit_bits = std::min(digit_bits, total_bits);
-  const int digits = (total_bits + digit_bits - 1) / digit_bits;
-  const std::size_t buckets = std::size_t{1} << digit_bits;
-  const U flip = rev ? static_cast<U>(~U(0)) : U(0);
-
+  const radix_detail::radix_plan<K> plan{
+      rev ? static_cast<U>(~U(0)) : U(0), std::clamp(digit_bits, 1, 16),
+      std::max<std::int64_t>(std::int64_t{1} << 12, cache_bytes / std::max<std::int64_t>(1, num_threads()) / 2),
+      static_cast<std::int64_t>(sizeof(K) + (std::is_void_v<V> ? 0 : sizeof(VV)))};
+  // The bits in which some key differs from the first.
   const chunks c = plan_chunks(n, grain, num_threads(), 16);
-  const std::size_t nc = static_cast<std::size_t>(c.count);
-  const std::size_t per_chunk = static_cast<std::size_t>(digits) * buckets;
-  // Histograms of every digit, per chunk: [chunk][digit][bucket].
-  std::vector<std::int64_t> hist(nc * per_chunk, 0);
+  std::vector<U> differ(static_cast<std::size_t>(c.count), 0);
+  const U first = radix_key(keys[0]);
   parallel_tasks(c.count, [&](std::int64_t k) {
-    radix_detail::count_all_digits(keys, c.begin(k), c.end(k), digits, digit_bits, flip,
-                                   hist.data() + static_cast<std::size_t>(k) * per_chunk);
+    U acc = 0;
+    const K* const src = keys;
+    for (std::int64_t i = c.begin(k), e = c.end(k); i < e; ++i) acc |= static_cast<U>(radix_key(src[i]) ^ first);
+    differ[static_cast<std::size_t>(k)] = acc;
   });
-  std::vector<int> passes = radix_detail::digits_to_sort(hist.data(), nc, digits, buckets, n);
-  const std::int64_t bytes = n * static_cast<std::int64_t>(sizeof(K) + (std::is_void_v<V> ? 0 : sizeof(VV)));
-
-  if (passes.size() >= 3 && bytes > cache_bytes) {
-    const int top = passes.back();
-    radix_detail::lsd_passes<K, VV>(keys, key_tmp, values, value_tmp, c, {top}, hist.data(), digits,
-                                    digit_bits, flip);
-    // Bucket b of the top digit is [start[b], start[b + 1]) of key_tmp.
-    std::vector<std::int64_t> start(buckets + 1, 0);
-    for (std::size_t b = 0; b < buckets; ++b) {
-      std::int64_t sum = 0;
-      for (std::size_t ck = 0; ck < nc; ++ck)
-        sum += hist[ck * per_chunk + static_cast<std::size_t>(top) * buckets + b];
-      start[b + 1] = start[b] + sum;
-    }
-    // Tasks take runs of buckets of about n / tasks keys each, and reuse their working memory.
-    const std::int64_t tasks = std::min<std::int64_t>(balanced_task_limit(), static_cast<std::int64_t>(buckets));
-    std::vector<std::size_t> first_bucket(static_cast<std::size_t>(tasks) + 1, buckets);
-    for (std::int64_t t = 0, b = 0; t < tasks; ++t) {
-      first_bucket[static_cast<std::size_t>(t)] = static_cast<std::size_t>(b);
-      while (b < static_cast<std::int64_t>(buckets) && start[static_cast<std::size_t>(b)] < n * (t + 1) / tasks) ++b;
-    }
-    parallel_tasks(tasks, [&](std::int64_t t) {
-      radix_detail::scatter_memory<K, VV> memory;
-      for (std::size_t b = first_bucket[static_cast<std::size_t>(t)]; b < first_bucket[static_cast<std::size_t>(t) + 1]; ++b) {
-        const std::int64_t s = start[b];
-        const std::int64_t len = start[b + 1] - s;
-        if (len == 0) continue;
-        VV* va = nullptr;
-        VV* vb = nullptr;
-        if constexpr (!std::is_void_v<V>) {
-          va = value_tmp + s;
-          vb = values + s;
-        }
-        radix_detail::sort_bucket_into<K, VV>(key_tmp + s, keys + s, va, vb, len, top, digit_bits,
-                                              flip, memory);
-      }
-    });
-    return;
-  }
-
-  if (!radix_detail::lsd_passes<K, VV>(keys, key_tmp, values, value_tmp, c, passes, hist.data(),
-                                       digits, digit_bits, flip))
-    return;
-  parallel_tasks(c.count, [&](std::int64_t k) {
-    const std::size_t count = static_cast<std::size_t>(c.end(k) - c.begin(k));
-    std::memcpy(keys + c.begin(k), key_tmp + c.begin(k), count * sizeof(K));
-    if constexpr (!std::is_void_v<V>)
-      std::memcpy(values + c.begin(k), value_tmp + c.begin(k), count * sizeof(V));
-  });
+  U any = 0;
+  for (const U d : differ) any |= d;
+  const int bits = static_cast<int>(std::bit_width(any));
+  if (bits == 0) return;
+  radix_detail::parallel_sort_bits<K, VV>(keys, key_tmp, values, value_tmp, n, bits, plan, grain);
 }
 
 }  // namespace ak::cpu

@@ -115,7 +115,15 @@ void mapreduce_dims(const T* in, R* out, const reduce_split& sp, bool innermost_
     return acc ? *acc : *neutral;
   };
   if (outputs == 0) return;
-  if (innermost_reduced || per_output == 0) {
+  if (per_output == 0) {
+    // Nothing to read (the input may have no storage at all): every output is init or neutral.
+    const R empty = finish(std::nullopt);
+    visit_rows(kept, 0, outputs, [&](const std::array<std::int64_t, 2>& off, std::int64_t n) {
+      for (std::int64_t i = 0; i < n; ++i) out[off[1] + i * kept.row_stride(1)] = empty;
+    });
+    return;
+  }
+  if (innermost_reduced) {
     if (outputs < 2 * num_threads() && per_output >= 2 * t.cpu_grain) {
       // Few long reductions: each one in parallel.
       visit_rows(kept, 0, outputs, [&](const std::array<std::int64_t, 2>& off, std::int64_t n) {
