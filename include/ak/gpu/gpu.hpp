@@ -4,5 +4,6 @@
 #include "ak/gpu/algorithms.hpp"
 #include "ak/gpu/buffer.hpp"
 #include "ak/gpu/elementwise.hpp"
+#include "ak/gpu/radix_sort.hpp"
 #include "ak/gpu/search.hpp"
 #include "ak/gpu/sort.hpp"

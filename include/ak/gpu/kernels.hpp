@@ -363,6 +363,20 @@ struct copy_body {
   AK_KERNEL_FN void operator()(std::int64_t i) const { out[i] = in[i]; }
 };
 
+template <class T>
+struct fill_body {
+  T* p;
+  T v;
+  AK_KERNEL_FN void operator()(std::int64_t i) const { p[i] = v; }
+};
+
+struct to_int64 {
+  template <class T>
+  AK_KERNEL_FN std::int64_t operator()(T x) const {
+    return static_cast<std::int64_t>(x);
+  }
+};
+
 struct sum_op {
   template <class T>
   AK_KERNEL_FN T operator()(T a, T b) const {

@@ -78,3 +78,16 @@ template void
 ak_nvcc_check::instantiate<akgk::foreach_kernel<akgk::gather_body<double, std::int64_t>>>();
 template void ak_nvcc_check::instantiate<akgk::foreach_kernel<akgk::copy_body<double>>>();
 template void ak_nvcc_check::instantiate<akgk::foreach_kernel<akgk::iota_body<std::int64_t>>>();
+
+// Radix sort.
+#include "ak/gpu/radix_kernels.hpp"
+template void ak_nvcc_check::instantiate<akgk::radix_count_kernel<float>>();
+template void ak_nvcc_check::instantiate<akgk::radix_histogram_kernel<std::int64_t>>();
+template void
+ak_nvcc_check::instantiate<akgk::radix_scatter_kernel<std::uint32_t, unsigned char>>();
+template void ak_nvcc_check::instantiate<akgk::radix_scatter_kernel<double, std::int64_t>>();
+template void ak_nvcc_check::instantiate<akgk::radix_scatter_kernel<std::int8_t, float>>();
+template void
+ak_nvcc_check::instantiate<akgk::foreach_kernel<akgk::fill_body<unsigned long long>>>();
+template void
+ak_nvcc_check::instantiate<akgk::map_kernel<unsigned long long, std::int64_t, akgk::to_int64>>();

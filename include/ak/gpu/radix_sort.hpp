@@ -1,0 +1,149 @@
+// LSD radix sort on GPU-style devices, in ak's order (ordered_key): keys, or keys with values.
+// Onesweep-style where the device has a device-scope fence, forward progress and 64-bit atomics
+// (one histogram pass for every digit, then one pass per digit whose bucket offsets chain between
+// tiles by decoupled look-back); elsewhere the offsets come from a scan of per-tile digit counts
+// (two launches and a scan per digit). Stable.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ak/gpu/algorithms.hpp"
+#include "ak/gpu/radix_kernels.hpp"
+#include "ak/gpu/sort.hpp"
+
+namespace ak::gpu {
+
+namespace detail {
+
+inline bool can_onesweep(const ak::device& dev) {
+  const auto& c = dev.caps();
+  return c.device_scope_fence && c.forward_progress && c.atomics64;
+}
+
+template <class K, class V>
+void radix_sort_impl(const ak::device& dev, K* keys, V* values, std::int64_t n,
+                     const sort_tuning& call, const char* fn) {
+  check_call(dev, n, fn);
+  static_assert(std::is_arithmetic_v<K>, "radix sort orders numeric keys");
+  const auto t = ak::tuning(sort_hook{}, dev, tuning_dtype<K>(), call);
+  const int digit_bits = static_cast<int>(t.radix_digit_bits);
+  if (digit_bits > 8)
+    throw ak::capability_error(std::string(fn) + ": radix_digit_bits " +
+                               std::to_string(digit_bits) +
+                               " on a GPU-style device; its tiles rank digits of at most 8 bits");
+  if (n < 2) return;
+  const int radix = 1 << digit_bits;
+  const int key_bits = static_cast<int>(8 * sizeof(kernels::ordered_key(K{})));
+  const int passes = (key_bits + digit_bits - 1) / digit_bits;
+  const std::size_t value_bytes = values ? sizeof(V) : 0;
+
+  // A tile that fits local memory: block * items per thread (4, halved as needed).
+  std::int64_t block = fit_block(dev, t.block_size);
+  int ipt = 4;
+  auto layout = [&] {
+    return kernels::radix_layout::make(static_cast<std::size_t>(block * ipt), sizeof(K),
+                                       value_bytes, static_cast<std::size_t>(radix),
+                                       static_cast<std::size_t>(num_sub_groups(dev, block)));
+  };
+  const auto local_limit = static_cast<std::size_t>(dev.info().local_memory_bytes);
+  while (layout().bytes > local_limit && ipt > 1) ipt /= 2;
+  while (layout().bytes > local_limit && block > dev.info().sub_group_width)
+    block = fit_block(dev, block / 2);
+  const kernels::radix_layout lay = layout();
+  if (lay.bytes > local_limit)
+    throw ak::capability_error(std::string(fn) +
+                               ": a radix tile does not fit the local memory of " + dev.name());
+  const std::int64_t tile = block * ipt;
+  const std::int64_t tiles = cdiv(n, tile);
+  const kernel::nd_range tile_range = kernel::range_1d(tiles * block, block);
+
+  device_buffer<K> keys_tmp(dev, n);
+  device_buffer<V> values_tmp(dev, values ? n : 0);
+  K* kin = keys;
+  K* kout = keys_tmp.data();
+  V* vin = values;
+  V* vout = values ? values_tmp.data() : nullptr;
+  const bool onesweep = can_onesweep(dev);
+
+  if (onesweep) {
+    device_buffer<unsigned long long> hist(dev, static_cast<std::int64_t>(passes) * radix);
+    device_buffer<std::int64_t> hist64(dev, static_cast<std::int64_t>(passes) * radix),
+        starts(dev, static_cast<std::int64_t>(passes) * radix);
+    device_buffer<unsigned long long> status(dev, passes * tiles * radix);
+    device_buffer<unsigned> counters(dev, passes);
+    foreachindex(dev, hist.size(), kernels::fill_body<unsigned long long>{hist.data(), 0});
+    foreachindex(dev, status.size(), kernels::fill_body<unsigned long long>{status.data(), 0});
+    foreachindex(dev, passes, kernels::fill_body<unsigned>{counters.data(), 0u});
+    const std::size_t hist_local = static_cast<std::size_t>(radix * passes) * sizeof(int);
+    launch(dev, {tile_range, hist_local, "ak::gpu::radix_histogram"},
+           kernels::radix_histogram_kernel<K>{kin, n, ipt, digit_bits, passes, hist.data()});
+    map(dev, hist.data(), hist64.data(), hist.size(), kernels::to_int64{});
+    for (int p = 0; p < passes; ++p)
+      accumulate(dev, hist64.data() + p * radix, starts.data() + p * radix, radix,
+                 kernels::sum_op{}, std::int64_t{0}, false, ak::reduce_then_scan{});
+    for (int p = 0; p < passes; ++p) {
+      launch(
+          dev, {tile_range, lay.bytes, "ak::gpu::radix_onesweep"},
+          kernels::radix_scatter_kernel<K, V>{
+              kin, kout, vin, vout, n, tiles, ipt, p * digit_bits, digit_bits, lay, nullptr,
+              starts.data() + p * radix, status.data() + p * tiles * radix, counters.data() + p});
+      std::swap(kin, kout);
+      std::swap(vin, vout);
+    }
+  } else {
+    device_buffer<std::int64_t> counts(dev, tiles * radix), offsets(dev, tiles * radix);
+    const std::size_t count_local = static_cast<std::size_t>(radix) * sizeof(int);
+    for (int p = 0; p < passes; ++p) {
+      launch(dev, {tile_range, count_local, "ak::gpu::radix_count"},
+             kernels::radix_count_kernel<K>{kin, n, tiles, ipt, p * digit_bits, digit_bits,
+                                            counts.data()});
+      accumulate(dev, counts.data(), offsets.data(), counts.size(), kernels::sum_op{},
+                 std::int64_t{0}, false, ak::reduce_then_scan{});
+      launch(dev, {tile_range, lay.bytes, "ak::gpu::radix_scatter"},
+             kernels::radix_scatter_kernel<K, V>{kin, kout, vin, vout, n, tiles, ipt,
+                                                 p * digit_bits, digit_bits, lay, offsets.data(),
+                                                 nullptr, nullptr, nullptr});
+      std::swap(kin, kout);
+      std::swap(vin, vout);
+    }
+  }
+  if (kin != keys) foreachindex(dev, n, kernels::copy_body<K>{kin, keys});
+  if (values && vin != values) foreachindex(dev, n, kernels::copy_body<V>{vin, values});
+}
+
+}  // namespace detail
+
+// Sorts keys[0, n) in ak's order. Tuning: sort.radix_digit_bits (at most 8), sort.block_size.
+template <class K>
+void radix_sort(const ak::device& dev, K* keys, std::int64_t n, const sort_tuning& call = {}) {
+  detail::radix_sort_impl<K, unsigned char>(dev, keys, nullptr, n, call, "ak::gpu::radix_sort");
+}
+
+// Sorts keys[0, n) in ak's order, stably, moving values[0, n) with them.
+template <class K, class V>
+void radix_sort_by_key(const ak::device& dev, K* keys, V* values, std::int64_t n,
+                       const sort_tuning& call = {}) {
+  detail::radix_sort_impl<K, V>(dev, keys, values, n, call, "ak::gpu::radix_sort_by_key");
+}
+
+// Sorts keys[0, n) in ak's order with the algorithm `alg` resolves to on this device:
+// ak::auto_alg{} (the sort tuning's choice), ak::radix_sort{} or ak::merge_sort{}, with their
+// fields as the call's tuning. ak::sample_sort{} is an ak::capability_error here (none on GPUs).
+template <class K>
+void sort(const ak::device& dev, K* keys, std::int64_t n, const sort_alg& alg = auto_alg{}) {
+  detail::check_call(dev, n, "ak::gpu::sort");
+  const resolved_sort r = ak::resolve(alg, dev, tuning_dtype<K>(), {});
+  if (r.algorithm == sort_algorithm::radix)
+    radix_sort(dev, keys, n, r.tuning);
+  else if (r.algorithm == sort_algorithm::merge)
+    merge_sort(dev, keys, n, kernels::isless{}, r.tuning);
+  else
+    throw ak::capability_error("ak::gpu::sort: sample_sort has no GPU implementation on " +
+                               dev.name() + "; use ak::radix_sort, ak::merge_sort or ak::auto_alg");
+}
+
+}  // namespace ak::gpu
