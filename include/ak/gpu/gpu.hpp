@@ -3,6 +3,7 @@
 
 #include "ak/gpu/algorithms.hpp"
 #include "ak/gpu/buffer.hpp"
+#include "ak/gpu/dims.hpp"
 #include "ak/gpu/elementwise.hpp"
 #include "ak/gpu/radix_sort.hpp"
 #include "ak/gpu/search.hpp"

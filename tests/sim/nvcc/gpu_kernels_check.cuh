@@ -91,3 +91,14 @@ template void
 ak_nvcc_check::instantiate<akgk::foreach_kernel<akgk::fill_body<unsigned long long>>>();
 template void
 ak_nvcc_check::instantiate<akgk::map_kernel<unsigned long long, std::int64_t, akgk::to_int64>>();
+
+// Reductions and scans along dimensions.
+#include "ak/gpu/dims_kernels.hpp"
+template void
+ak_nvcc_check::instantiate<akgk::reduce_dims_group_kernel<double, ak_nvcc_check_gpu::plus>>();
+template void ak_nvcc_check::instantiate<
+    akgk::foreach_kernel<akgk::reduce_dims_item_body<float, ak_nvcc_check_gpu::minimum>>>();
+template void
+ak_nvcc_check::instantiate<akgk::scan_dim_group_kernel<std::int64_t, ak_nvcc_check_gpu::plus>>();
+template void ak_nvcc_check::instantiate<
+    akgk::foreach_kernel<akgk::scan_dim_item_body<float, ak_nvcc_check_gpu::plus>>>();
