@@ -498,6 +498,24 @@ TEST_P(KernelLanguage, EmptyLaunchRunsNothing) {
   EXPECT_EQ(runs, 0);
 }
 
+// A work-item that waits for one blocked at a barrier can never proceed: sim fails the launch
+// after AK_SIM_SPIN_TIMEOUT (5 s in these tests) instead of hanging.
+TEST(SimWatchdog, StuckLaunchFails) {
+  int flag = 0;
+  auto m = kernel_error_of([&] {
+    ak::sim::launch(ak::device("sim:0"), {range_1d(32, 32), 0, "stuck"}, [&](auto& ctx) {
+      if (ctx.local_id(0) == 0)
+        while (ctx.atomic_load(&flag, memory_order::acquire, memory_scope::device) == 0) {
+        }
+      ctx.barrier();
+      if (ctx.local_id(0) == 1)
+        ctx.atomic_store(&flag, 1, memory_order::release, memory_scope::device);
+    });
+  });
+  EXPECT_NE(m.find("kernel 'stuck'"), std::string::npos) << m;
+  EXPECT_NE(m.find("no progress"), std::string::npos) << m;
+}
+
 INSTANTIATE_TEST_SUITE_P(Profiles, KernelLanguage, testing::ValuesIn(ak_sim_test::all_params()),
                          ak_sim_test::param_name);
 

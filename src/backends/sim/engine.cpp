@@ -13,6 +13,7 @@
 #include <atomic>
 #include <boost/context/fiber.hpp>
 #include <boost/context/stack_context.hpp>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -74,6 +75,13 @@ std::size_t stack_bytes() {
   static const std::size_t n =
       static_cast<std::size_t>(env_int("AK_SIM_STACK_KIB", fallback_kib, 16, 1 << 16)) << 10;
   return n;
+}
+
+// How long a work-item may wait in atomics without any other sync before the launch fails as
+// stuck (a group waiting for one that never runs: a forward-progress bug), in seconds.
+double spin_timeout_seconds() {
+  static const double s = static_cast<double>(env_int("AK_SIM_SPIN_TIMEOUT", 60, 1, 86400));
+  return s;
 }
 
 std::uint64_t splitmix(std::uint64_t& s) {
@@ -139,6 +147,7 @@ struct item {
   const char* file = "";
   std::int32_t line = 0;
   std::uint32_t polls = 0;
+  std::chrono::steady_clock::time_point spin_start;
   int linear = 0;
   group_run* group = nullptr;
   void* stack = nullptr;  // lowest address of its stack
@@ -644,6 +653,17 @@ std::int32_t poll(ak_sim_item_v1* v) {
   if (++it.polls % 64 == 0) {
     // Let the group's other items run: one of them may be what this one waits for.
     if (it.polls % 4096 == 0) std::this_thread::yield();
+    if (it.polls == 1u << 16) it.spin_start = std::chrono::steady_clock::now();
+    if (it.polls > 1u << 16 && it.polls % (1u << 16) == 0 &&
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - it.spin_start).count() >
+            spin_timeout_seconds()) {
+      fail_group(*it.group,
+                 item_name(it) + ": no progress: it has waited in atomics for more than " +
+                     std::to_string(static_cast<long long>(spin_timeout_seconds())) +
+                     " s (AK_SIM_SPIN_TIMEOUT) without reaching a barrier or sub-group operation;"
+                     " is it waiting for a group that cannot run before it (forward progress)?");
+      return 1;
+    }
     it.st = state::ready;
     it.group->ready.push_back(it.linear);
     yield_to_scheduler(it);
