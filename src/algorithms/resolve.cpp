@@ -91,8 +91,8 @@ resolved_sort resolve(const sort_alg& alg, const device& dev, dtype t, const sor
   // Step 1.
   if (std::holds_alternative<radix_sort>(alg) && facts.custom_order)
     throw capability_error(
-        "radix_sort cannot honour a custom `lt` or `by`: it orders numeric keys by their bits. "
-        "Use ak::merge_sort, ak::sample_sort or ak::auto_alg");
+        "radix_sort cannot honour a custom `lt`, or a `by` that returns no number: it orders "
+        "numeric keys by their bits. Use ak::merge_sort, ak::sample_sort or ak::auto_alg");
   if (std::holds_alternative<sample_sort>(alg) && facts.stable)
     throw capability_error(
         "sample_sort is not stable and the call asks for a stable sort; use ak::merge_sort, "

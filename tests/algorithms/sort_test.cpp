@@ -463,6 +463,46 @@ TYPED_TEST(Sort, RadixSortPathsWithTinyCaches) {
   }
 }
 
+// A struct sorted by a numeric field (`by`): radix sort moves whole records by that key, and
+// every algorithm gives the stable order of the keys (sortperm and sort_by_key too).
+TYPED_TEST(Sort, RadixSortByNumericField) {
+  using T = TypeParam;
+  struct record {
+    T key;
+    i64 id;
+  };
+  const auto key_of = [](const record& x) { return x.key; };
+  AKT_RANDOM(r);
+  for (alg a : {alg::auto_, alg::radix, alg::merge})
+    for (i64 n : {i64{0}, i64{1}, i64{1000}, i64{70001}}) {
+      const bool rev = r.chance(0.5);
+      const pattern p = all_patterns[r.index(all_patterns.size())];
+      SCOPED_TRACE(std::string(name_of(a)) + ", n = " + std::to_string(n) + ", pattern " + name_of(p) +
+                   (rev ? ", rev" : ""));
+      const buf<T> keys = make_data<T>(n, p, r);
+      const buf<i64> want_perm = stable_permutation(keys, rev);
+      buf<record> data(n);
+      for (i64 i = 0; i < n; ++i) data[i] = record{keys[i], i};
+      const ak::sort_options<decltype(key_of)> o{.by = key_of, .rev = rev, .alg = alg_value(a)};
+      buf<record> got = data;
+      ak::sort_inplace(got.view(), o);
+      buf<i64> got_ids(n);
+      for (i64 i = 0; i < n; ++i) got_ids[i] = got[i].id;
+      EXPECT_TRUE(same_elements(got_ids, want_perm));
+      EXPECT_TRUE(same_elements(to_buf(ak::sortperm(data.view(), o)), want_perm));
+      buf<record> by_key = data;
+      buf<i64> values(n);
+      for (i64 i = 0; i < n; ++i) values[i] = 10 * i;
+      ak::sort_by_key(by_key.view(), values.view(), o);
+      for (i64 i = 0; i < n; ++i) {
+        got_ids[i] = by_key[i].id;
+        values[i] /= 10;
+      }
+      EXPECT_TRUE(same_elements(got_ids, want_perm));
+      EXPECT_TRUE(same_elements(values, want_perm));
+    }
+}
+
 // ---- Custom orders on numbers (the header templates) ------------------------------------------
 
 template <class T>

@@ -62,7 +62,8 @@ resolved_scan resolve(const scan_alg& alg, const device& dev, dtype t);
 
 // ---- sorts ----------------------------------------------------------------------------------
 
-// LSD radix sort: numeric keys in the order of DESIGN.md; cannot take a custom `lt` or `by`.
+// Radix sort: numeric keys in the order of DESIGN.md (the element, or a number `by` returns);
+// cannot take a custom `lt`.
 struct radix_sort {
   static constexpr std::string_view name = "radix_sort";
   std::int64_t radix_digit_bits = unset;
@@ -97,7 +98,7 @@ constexpr std::string_view name_of(sort_algorithm a) noexcept {
 
 // What a sort call knows before it looks at data.
 struct sort_facts {
-  bool custom_order = false;  // a custom `lt` or `by`: only comparison sorts can honour it
+  bool custom_order = false;  // a custom `lt`, or a `by` with no numeric result: comparison sorts only
   bool stable = true;         // the caller needs equal keys kept in order
 };
 

@@ -43,9 +43,12 @@ struct sort_less {
   }
 };
 
+// The key a sort orders T by (by(x)), and whether radix sort can order by it: the default lt and
+// a numeric key (the element itself, or a number that `by` picks, such as a struct's field).
+template <class T, class By>
+using sort_key_t = cpu::radix_key_of_t<T, By>;
 template <class T, class By, class Lt>
-inline constexpr bool default_order_v =
-    std::is_same_v<By, identity> && std::is_same_v<Lt, isless> && cpu::radix_sortable_v<T>;
+inline constexpr bool radix_order_v = std::is_same_v<Lt, isless> && cpu::radix_sortable_v<sort_key_t<T, By>>;
 
 // A scratch buffer of n elements: the caller's temp storage when given, else memory from the cpu
 // scratch allocator (trivially copyable types) or the heap.
@@ -81,12 +84,12 @@ class scratch {
 
 template <class T, class By, class Lt>
 resolved_sort resolve_sort(const sort_options<By, Lt>& o, const device& dev, std::string_view function) {
-  if (std::holds_alternative<radix_sort>(o.alg) && !cpu::radix_sortable_v<T>)
+  if (std::holds_alternative<radix_sort>(o.alg) && !cpu::radix_sortable_v<sort_key_t<T, By>>)
     throw capability_error(std::string(function) +
                            ": radix_sort orders numeric keys (integers, floats, bool) by their "
-                           "bits; this element type is not one. Use ak::merge_sort, "
-                           "ak::sample_sort or ak::auto_alg");
-  const sort_facts facts{.custom_order = !default_order_v<T, By, Lt>, .stable = o.stable};
+                           "bits; the key here (the element, or what `by` returns) is not one. Use "
+                           "ak::merge_sort, ak::sample_sort or ak::auto_alg");
+  const sort_facts facts{.custom_order = !radix_order_v<T, By, Lt>, .stable = o.stable};
   return resolve(o.alg, dev, tuning_dtype<T>(), facts);
 }
 
@@ -104,9 +107,9 @@ void sort_run(T* p, T* tmp, std::int64_t n, const resolved_sort& r, const sort_o
   const sort_less<By, Lt> less{o.by, o.lt, o.rev};
   switch (r.algorithm) {
     case sort_algorithm::radix:
-      if constexpr (cpu::radix_sortable_v<T>)
-        cpu::radix_sort<T>(p, tmp, nullptr, nullptr, n, static_cast<int>(r.tuning.radix_digit_bits),
-                           o.rev, r.tuning.cpu_grain, cache_bytes);
+      if constexpr (radix_order_v<T, By, Lt>)
+        cpu::radix_sort<T, void, By>(p, tmp, nullptr, nullptr, n, static_cast<int>(r.tuning.radix_digit_bits),
+                                     o.rev, r.tuning.cpu_grain, cache_bytes, o.by);
       break;
     case sort_algorithm::sample:
       cpu::sample_sort(p, tmp, n, r.tuning.cpu_grain, r.tuning.sample_oversampling, less);
@@ -149,11 +152,11 @@ array<std::int64_t> sortperm_impl(view<const T> v, const sort_options<By, Lt>& o
   if (n <= 1) return perm;
   cpu::scratch_buffer<std::int64_t> idx_tmp(n);
   array<T> keys = copy(v);
-  if constexpr (cpu::radix_sortable_v<T>) {
+  if constexpr (radix_order_v<T, By, Lt>) {
     if (r.algorithm == sort_algorithm::radix) {
-      cpu::radix_sort<T, std::int64_t>(keys.data(), tmp.data(), idx, idx_tmp.data(), n,
-                                       static_cast<int>(r.tuning.radix_digit_bits), o.rev,
-                                       r.tuning.cpu_grain, sort_cache_bytes(dev));
+      cpu::radix_sort<T, std::int64_t, By>(keys.data(), tmp.data(), idx, idx_tmp.data(), n,
+                                           static_cast<int>(r.tuning.radix_digit_bits), o.rev,
+                                           r.tuning.cpu_grain, sort_cache_bytes(dev), o.by);
       return perm;
     }
   }
@@ -228,12 +231,12 @@ void sort_by_key(Keys&& keys, Values&& values, const sort_options<By, Lt>& o = {
   const std::int64_t n = k.size();
   detail::scratch<K> tmp(n, o.temp, function);
   if (n <= 1) return;
-  if constexpr (cpu::radix_sortable_v<K>) {
+  if constexpr (detail::radix_order_v<K, By, Lt>) {
     if (r.algorithm == sort_algorithm::radix && k.is_contiguous() && v.is_contiguous()) {
       cpu::scratch_buffer<V> vtmp(n);
-      cpu::radix_sort<K, V>(k.data(), tmp.data(), v.data(), vtmp.data(), n,
-                            static_cast<int>(r.tuning.radix_digit_bits), o.rev, r.tuning.cpu_grain,
-                            detail::sort_cache_bytes(dev));
+      cpu::radix_sort<K, V, By>(k.data(), tmp.data(), v.data(), vtmp.data(), n,
+                                static_cast<int>(r.tuning.radix_digit_bits), o.rev, r.tuning.cpu_grain,
+                                detail::sort_cache_bytes(dev), o.by);
       return;
     }
   }

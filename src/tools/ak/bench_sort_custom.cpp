@@ -39,8 +39,8 @@ bench_case sort_struct(std::int64_t n) {
   c.writes = true;
   c.input_bytes = static_cast<double>(n) * sizeof(R);
   c.note = "records {key, uint64 id} (" + std::to_string(sizeof(R)) +
-           " bytes) by key, in place: ak::sort_inplace(v, {.by = key field}) (a stable merge "
-           "sort); peers with a.key < b.key";
+           " bytes) by key, in place: ak::sort_inplace(v, {.by = key field}) (the default for a "
+           "numeric key: radix sort moving whole records); peers with a.key < b.key";
   // Equal keys may come in any order from an unstable peer: compare the keys, and check that
   // both outputs hold the input's records.
   auto check = [b, n]() -> std::string {

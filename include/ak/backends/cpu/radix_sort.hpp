@@ -14,6 +14,7 @@
 #include <bit>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <type_traits>
 #include <vector>
@@ -67,28 +68,27 @@ struct digit {
 };
 
 // hist[bucket] += the number of keys of src[begin, end) in each bucket of digit d.
-template <class K>
-void count_digit(const K* src, std::int64_t begin, std::int64_t end, digit d, radix_key_t<K> flip,
+template <class K, class P>
+void count_digit(const K* src, std::int64_t begin, std::int64_t end, digit d, const P& p,
                  std::int64_t* hist) {
-  using U = radix_key_t<K>;
+  using U = typename P::bits_type;
   const U mask = static_cast<U>((U(1) << d.bits) - 1);
   const int shift = d.shift;
-  for (std::int64_t i = begin; i < end; ++i)
-    ++hist[(static_cast<U>(radix_key(src[i]) ^ flip) >> shift) & mask];
+  for (std::int64_t i = begin; i < end; ++i) ++hist[(p(src[i]) >> shift) & mask];
 }
 
 // Moves src[begin, end) (and its values) to dst[offset[bucket]++]. Plain stores: on the machines
 // measured so far (docs/benchmarks/README.md), staging each bucket's keys in write-combining
 // lines was twice as slow as letting the store buffers scatter.
-template <class K, class VV, class Offset>
+template <class K, class VV, class P, class Offset>
 void scatter_digit(const K* src, K* dst, const VV* vsrc, VV* vdst, std::int64_t begin,
-                   std::int64_t end, digit d, radix_key_t<K> flip, Offset* offset) {
-  using U = radix_key_t<K>;
+                   std::int64_t end, digit d, const P& p, Offset* offset) {
+  using U = typename P::bits_type;
   const U mask = static_cast<U>((U(1) << d.bits) - 1);
   const int shift = d.shift;
   for (std::int64_t i = begin; i < end; ++i) {
     const K k = src[i];
-    const Offset to = offset[(static_cast<U>(radix_key(k) ^ flip) >> shift) & mask]++;
+    const Offset to = offset[(p(k) >> shift) & mask]++;
     dst[to] = k;
     if constexpr (!std::is_same_v<VV, std::nullptr_t>) vdst[to] = vsrc[i];
   }
@@ -121,26 +121,40 @@ inline bool exclusive_offsets(std::int64_t* hist, std::size_t chunk_count, std::
   return false;
 }
 
-// What one radix sort call needs to know: the key order and the shape of its passes.
-template <class K>
+// The key of an element that is its own key.
+struct own_key {
+  template <class T>
+  const T& operator()(const T& x) const noexcept {
+    return x;
+  }
+};
+
+// What one radix sort call needs to know: where an element's key comes from, the key order,
+// and the shape of the passes. p(x) is x's key as an unsigned integer in sort order.
+template <class Key, class KeyOf>
 struct radix_plan {
-  radix_key_t<K> flip;         // ~0 for `rev`
+  using bits_type = radix_key_t<Key>;
+  bits_type flip;              // ~0 for `rev`
   int digit_bits;              // widest digit of an in-cache pass
   std::int64_t bucket_bytes;   // a run at most this large is sorted in cache
-  std::int64_t element_bytes;  // key + value
+  std::int64_t element_bytes;  // element + value
+  KeyOf key_of;
+  template <class T>
+  bits_type operator()(const T& x) const {
+    return static_cast<bits_type>(radix_key(static_cast<Key>(key_of(x))) ^ flip);
+  }
 };
 
 // Stable insertion sort by key, for runs too short for a pass.
-template <class K, class VV>
-void insertion_sort(K* a, VV* va, std::int64_t n, radix_key_t<K> flip) {
-  using U = radix_key_t<K>;
+template <class K, class VV, class P>
+void insertion_sort(K* a, VV* va, std::int64_t n, const P& p) {
   for (std::int64_t i = 1; i < n; ++i) {
     const K k = a[i];
-    const U key = static_cast<U>(radix_key(k) ^ flip);
+    const auto key = p(k);
     VV v{};
     if constexpr (!std::is_same_v<VV, std::nullptr_t>) v = va[i];
     std::int64_t j = i;
-    for (; j > 0 && key < static_cast<U>(radix_key(a[j - 1]) ^ flip); --j) {
+    for (; j > 0 && key < p(a[j - 1]); --j) {
       a[j] = a[j - 1];
       if constexpr (!std::is_same_v<VV, std::nullptr_t>) va[j] = va[j - 1];
     }
@@ -151,16 +165,16 @@ void insertion_sort(K* a, VV* va, std::int64_t n, radix_key_t<K> flip) {
 
 // The keys an MSD step aims to leave in each bucket: a sixteenth of a worker's cache, so that a
 // bucket and its scratch stay in L1/L2 while its passes run.
-template <class K>
-std::int64_t bucket_target(const radix_plan<K>& p) {
+template <class P>
+std::int64_t bucket_target(const P& p) {
   return std::max<std::int64_t>(1, p.bucket_bytes / 16 / p.element_bytes);
 }
 
 // The width of the most significant digit of a run too large for the cache (on one worker):
 // enough buckets for bucket_target keys each, at most one bit less than an in-cache digit
 // (wider scatters thrash the TLB), at most `bits`.
-template <class K>
-int top_digit_bits(std::int64_t n, int bits, const radix_plan<K>& p) {
+template <class P>
+int top_digit_bits(std::int64_t n, int bits, const P& p) {
   const std::int64_t want = (n + bucket_target(p) - 1) / bucket_target(p);
   const int width = static_cast<int>(std::bit_width(static_cast<std::uint64_t>(std::max<std::int64_t>(want - 1, 1))));
   return std::clamp(width, 1, std::min(bits, std::max(1, p.digit_bits - 1)));
@@ -177,21 +191,21 @@ struct radix_counters {
 // few as digit_bits allows and no wider than the run needs. One read counts every pass's digit;
 // a pass whose digit is the same for every key is skipped. Returns a or b, whichever holds the
 // result.
-template <class K, class VV, class Count>
-K* lsd_in_cache(K* a, K* b, VV* va, VV* vb, std::int64_t n, int bits, const radix_plan<K>& p,
+template <class K, class VV, class P, class Count>
+K* lsd_in_cache(K* a, K* b, VV* va, VV* vb, std::int64_t n, int bits, const P& p,
                 std::vector<Count>& hist) {
-  using U = radix_key_t<K>;
+  using U = typename P::bits_type;
   const int width_cap = std::min(p.digit_bits, std::max(4, static_cast<int>(std::bit_width(static_cast<std::uint64_t>(n)))));
   const int passes = (bits + width_cap - 1) / width_cap;
   const int width = (bits + passes - 1) / passes;
   const std::size_t buckets = std::size_t{1} << width;
   hist.assign(static_cast<std::size_t>(passes) * buckets, 0);
   {
-    const U mask = static_cast<U>(buckets - 1), flip = p.flip;
+    const U mask = static_cast<U>(buckets - 1);
     Count* const h = hist.data();
     const K* const src = a;
     for (std::int64_t i = 0; i < n; ++i) {
-      const U key = static_cast<U>(radix_key(src[i]) ^ flip);
+      const U key = p(src[i]);
       for (int q = 0; q < passes; ++q) ++h[static_cast<std::size_t>(q) * buckets + ((key >> (q * width)) & mask)];
     }
   }
@@ -207,24 +221,24 @@ K* lsd_in_cache(K* a, K* b, VV* va, VV* vb, std::int64_t n, int bits, const radi
     }
     if (!moves) continue;
     // The last digit may reach above `bits`: those bits are the same for every key of the run.
-    scatter_digit(a, b, va, vb, 0, n, digit{q * width, width}, p.flip, offset);
+    scatter_digit(a, b, va, vb, 0, n, digit{q * width, width}, p, offset);
     std::swap(a, b);
     std::swap(va, vb);
   }
   return a;
 }
 
-template <class K, class VV>
-K* sort_bits(K* a, K* b, VV* va, VV* vb, std::int64_t n, int bits, const radix_plan<K>& p,
+template <class K, class VV, class P>
+K* sort_bits(K* a, K* b, VV* va, VV* vb, std::int64_t n, int bits, const P& p,
              radix_counters& hist);
 
 // Sorts each bucket [start[i], start[i + 1]) of b (and vb), i in [first, last), by the key
 // bits below bits_of(i), leaving the results in a (and va). Buckets longer than `longest` are
 // left alone (the caller sorts them).
-template <class K, class VV, class BitsOf>
+template <class K, class VV, class P, class BitsOf>
 void sort_buckets_into(K* a, K* b, VV* va, VV* vb, const std::int64_t* start, std::size_t first,
                        std::size_t last, std::int64_t longest, const BitsOf& bits_of,
-                       const radix_plan<K>& p, radix_counters& hist) {
+                       const P& p, radix_counters& hist) {
   for (std::size_t i = first; i < last; ++i) {
     const std::int64_t s = start[i], len = start[i + 1] - s;
     if (len == 0 || len > longest) continue;
@@ -235,9 +249,9 @@ void sort_buckets_into(K* a, K* b, VV* va, VV* vb, const std::int64_t* start, st
       vas = va + s;
     }
     if (sort_bits(b + s, a + s, vbs, vas, len, bits_of(i), p, hist) == b + s) {
-      std::memcpy(a + s, b + s, static_cast<std::size_t>(len) * sizeof(K));
+      std::copy(b + s, b + s + len, a + s);
       if constexpr (!std::is_same_v<VV, std::nullptr_t>)
-        std::memcpy(vas, vbs, static_cast<std::size_t>(len) * sizeof(VV));
+        std::copy(vbs, vbs + len, vas);
     }
   }
 }
@@ -246,12 +260,12 @@ void sort_buckets_into(K* a, K* b, VV* va, VV* vb, const std::int64_t* start, st
 // scratch; returns a or b, whichever holds the result. A run that fits the cache goes through
 // LSD passes of at most digit_bits bits (a pass whose digit is the same for every key is
 // skipped); a larger one takes an MSD pass first and sorts its buckets in turn.
-template <class K, class VV>
-K* sort_bits(K* a, K* b, VV* va, VV* vb, std::int64_t n, int bits, const radix_plan<K>& p,
+template <class K, class VV, class P>
+K* sort_bits(K* a, K* b, VV* va, VV* vb, std::int64_t n, int bits, const P& p,
              radix_counters& hist) {
   if (bits <= 0) return a;
   if (n <= 32) {
-    insertion_sort(a, va, n, p.flip);
+    insertion_sort(a, va, n, p);
     return a;
   }
   if (n * p.element_bytes > p.bucket_bytes && bits > p.digit_bits) {
@@ -259,11 +273,11 @@ K* sort_bits(K* a, K* b, VV* va, VV* vb, std::int64_t n, int bits, const radix_p
     const digit d{bits - width, width};
     const std::size_t buckets = std::size_t{1} << width;
     std::vector<std::int64_t> start(buckets + 1, 0);
-    count_digit(a, 0, n, d, p.flip, start.data());
+    count_digit(a, 0, n, d, p, start.data());
     if (exclusive_offsets(start.data(), 1, buckets, n)) return sort_bits(a, b, va, vb, n, d.shift, p, hist);
     start[buckets] = n;
     std::vector<std::int64_t> offset(start.begin(), start.end() - 1);
-    scatter_digit(a, b, va, vb, 0, n, d, p.flip, offset.data());
+    scatter_digit(a, b, va, vb, 0, n, d, p, offset.data());
     sort_buckets_into(a, b, va, vb, start.data(), 0, buckets, n, [&](std::size_t) { return d.shift; }, p, hist);
     return a;
   }
@@ -282,17 +296,16 @@ K* sort_bits(K* a, K* b, VV* va, VV* vb, std::int64_t n, int bits, const radix_p
 // equal total size, each on its own, by the bits in which its prefixes differ and the bits
 // below. A bucket larger than a worker's share (a single prefix holding that many keys) is
 // sorted by this parallel step again.
-template <class K, class VV>
+template <class K, class VV, class P>
 void parallel_sort_bits(K* a, K* b, VV* va, VV* vb, std::int64_t n, int bits,
-                        const radix_plan<K>& p, std::int64_t grain) {
+                        const P& p, std::int64_t grain) {
   constexpr bool has_values = !std::is_same_v<VV, std::nullptr_t>;
   const chunks c = plan_chunks(n, grain, num_threads(), 16);
   auto copy_back = [&](K* to, const K* from, VV* vto, const VV* vfrom, std::int64_t len) {
     const chunks cc = plan_chunks(len, grain, num_threads(), 16);
     parallel_tasks(cc.count, [&](std::int64_t k) {
-      const std::size_t count = static_cast<std::size_t>(cc.end(k) - cc.begin(k));
-      std::memcpy(to + cc.begin(k), from + cc.begin(k), count * sizeof(K));
-      if constexpr (has_values) std::memcpy(vto + cc.begin(k), vfrom + cc.begin(k), count * sizeof(VV));
+      std::copy(from + cc.begin(k), from + cc.end(k), to + cc.begin(k));
+      if constexpr (has_values) std::copy(vfrom + cc.begin(k), vfrom + cc.end(k), vto + cc.begin(k));
     });
   };
   if (c.count <= 1 || n * p.element_bytes <= p.bucket_bytes || bits <= p.digit_bits) {
@@ -306,7 +319,7 @@ void parallel_sort_bits(K* a, K* b, VV* va, VV* vb, std::int64_t n, int bits,
   const std::size_t prefixes = std::size_t{1} << d.bits;
   std::vector<std::int64_t> counts(nc * prefixes, 0);
   parallel_tasks(c.count, [&](std::int64_t k) {
-    count_digit(a, c.begin(k), c.end(k), d, p.flip, counts.data() + static_cast<std::size_t>(k) * prefixes);
+    count_digit(a, c.begin(k), c.end(k), d, p, counts.data() + static_cast<std::size_t>(k) * prefixes);
   });
   // Buckets. A bucket never leaves an aligned block of prefixes so wide that sorting it would
   // take one more in-cache pass than a single prefix does. When no block holds much more than a
@@ -368,23 +381,23 @@ void parallel_sort_bits(K* a, K* b, VV* va, VV* vb, std::int64_t n, int bits,
     for (std::size_t k = 0; k < nc; ++k) offsets[k * buckets + bucket_of[q]] += counts[k * prefixes + q];
   exclusive_offsets(offsets.data(), nc, buckets, n);
   parallel_tasks(c.count, [&](std::int64_t k) {
-    using U = radix_key_t<K>;
+    using U = typename P::bits_type;
     const auto from = offsets.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(k) * buckets);
     std::vector<std::int64_t> own(from, from + static_cast<std::ptrdiff_t>(buckets));
     std::int64_t* const offset = own.data();
     const std::uint32_t* const bucket = bucket_of.data();
     const K* const src = a;
     K* const dst = b;
-    const U mask = static_cast<U>(prefixes - 1), flip = p.flip;
+    const U mask = static_cast<U>(prefixes - 1);
     const int shift = d.shift;
     if (flat) {  // a plain digit: no lookup in the scatter's chain of dependent loads
       scatter_digit(a, b, va, vb, c.begin(k), c.end(k), digit{d.shift + block_bits, d.bits - block_bits},
-                    p.flip, offset);
+                    p, offset);
       return;
     }
     for (std::int64_t i = c.begin(k), e = c.end(k); i < e; ++i) {
       const K key = src[i];
-      const std::int64_t to = offset[bucket[(static_cast<U>(radix_key(key) ^ flip) >> shift) & mask]]++;
+      const std::int64_t to = offset[bucket[(p(key) >> shift) & mask]]++;
       dst[to] = key;
       if constexpr (has_values) vb[to] = va[i];
     }
@@ -418,33 +431,42 @@ void parallel_sort_bits(K* a, K* b, VV* va, VV* vb, std::int64_t n, int bits,
 
 }  // namespace radix_detail
 
+// The key radix sort orders elements of type T by, when key_of gives it.
+template <class T, class KeyOf>
+using radix_key_of_t = std::remove_cvref_t<std::invoke_result_t<const KeyOf&, const T&>>;
+
 // Sorts keys[0, n) (and values alongside, when V is not void) using key_tmp/value_tmp, each of n
-// elements, as the other buffer. digit_bits in [1, 16] is the widest digit of a pass; grain:
-// elements per task at least; cache_bytes: the workers' caches together.
+// elements, as the other buffer; elements are ordered by key_of(element), a number (the element
+// itself by default: a struct sorted by one of its fields moves whole). digit_bits in [1, 16] is
+// the widest digit of a pass; grain: elements per task at least; cache_bytes: the workers'
+// caches together.
 //
 // Bits above the highest one in which two keys differ are never looked at (one read pass finds
 // them). Data that fits a worker's cache is sorted by LSD passes on one thread; larger data
 // takes parallel MSD passes until its buckets fit, so the array crosses memory about twice
 // whatever the key width.
-template <class K, class V = void>
+template <class K, class V = void, class KeyOf = radix_detail::own_key>
 void radix_sort(K* keys, K* key_tmp, std::conditional_t<std::is_void_v<V>, std::nullptr_t, V*> values,
                 std::conditional_t<std::is_void_v<V>, std::nullptr_t, V*> value_tmp, std::int64_t n,
-                int digit_bits, bool rev, std::int64_t grain, std::int64_t cache_bytes) {
+                int digit_bits, bool rev, std::int64_t grain, std::int64_t cache_bytes,
+                const KeyOf& key_of = {}) {
   using VV = std::conditional_t<std::is_void_v<V>, std::nullptr_t, V>;
-  using U = radix_key_t<K>;
+  using Key = radix_key_of_t<K, KeyOf>;
+  static_assert(radix_sortable_v<Key>, "radix_sort orders elements by a numeric key");
+  using U = radix_key_t<Key>;
   if (n <= 1) return;
-  const radix_detail::radix_plan<K> plan{
+  const radix_detail::radix_plan<Key, KeyOf> plan{
       rev ? static_cast<U>(~U(0)) : U(0), std::clamp(digit_bits, 1, 16),
       std::max<std::int64_t>(std::int64_t{1} << 12, cache_bytes / std::max<std::int64_t>(1, num_threads()) / 2),
-      static_cast<std::int64_t>(sizeof(K) + (std::is_void_v<V> ? 0 : sizeof(VV)))};
+      static_cast<std::int64_t>(sizeof(K) + (std::is_void_v<V> ? 0 : sizeof(VV))), key_of};
   // The bits in which some key differs from the first.
   const chunks c = plan_chunks(n, grain, num_threads(), 16);
   std::vector<U> differ(static_cast<std::size_t>(c.count), 0);
-  const U first = radix_key(keys[0]);
+  const U first = plan(keys[0]);
   parallel_tasks(c.count, [&](std::int64_t k) {
     U acc = 0;
     const K* const src = keys;
-    for (std::int64_t i = c.begin(k), e = c.end(k); i < e; ++i) acc |= static_cast<U>(radix_key(src[i]) ^ first);
+    for (std::int64_t i = c.begin(k), e = c.end(k); i < e; ++i) acc |= static_cast<U>(plan(src[i]) ^ first);
     differ[static_cast<std::size_t>(k)] = acc;
   });
   U any = 0;
