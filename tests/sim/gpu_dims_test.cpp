@@ -153,6 +153,24 @@ TEST_P(GpuDims, BadDimensionsAreArgumentErrors) {
                ak::argument_error);
 }
 
+TEST_P(GpuDims, BroadcastWithZeroStrides) {
+  // out[i][j][k] = a[i][k] * 1000 + b[j]: a broadcast along dim 1, b along dims 0 and 2.
+  const std::int64_t ni = 7, nj = 33, nk = 40;
+  std::vector<std::int32_t> a(ni * nk), b(nj);
+  for (std::int64_t i = 0; i < ni * nk; ++i) a[i] = static_cast<std::int32_t>(i);
+  for (std::int64_t j = 0; j < nj; ++j) b[j] = static_cast<std::int32_t>(j * 3);
+  device_buffer<std::int32_t> da(dev(), std::span<const std::int32_t>(a)),
+      db(dev(), std::span<const std::int32_t>(b));
+  device_buffer<std::int64_t> out(dev(), ni * nj * nk);
+  ak::gpu::broadcast(dev(), {ni, nj, nk}, da.data(), {nk, 0, 1}, db.data(), {0, 1, 0}, out.data(),
+                     [](std::int32_t x, std::int32_t y) { return std::int64_t{x} * 1000 + y; });
+  auto h = out.to_host();
+  for (std::int64_t i = 0; i < ni; ++i)
+    for (std::int64_t j = 0; j < nj; ++j)
+      for (std::int64_t k = 0; k < nk; ++k)
+        ASSERT_EQ(h[(i * nj + j) * nk + k], a[i * nk + k] * std::int64_t{1000} + b[j]);
+}
+
 INSTANTIATE_TEST_SUITE_P(Profiles, GpuDims, testing::ValuesIn(ak_sim_test::all_params()),
                          ak_sim_test::param_name);
 

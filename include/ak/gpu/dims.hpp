@@ -134,4 +134,27 @@ void accumulate_dim(const ak::device& dev, const T* in, T* out,
   }
 }
 
+// out = f(a, b) elementwise over `shape`, each operand with its element strides (a stride of 0
+// broadcasts it along that dimension; empty strides: row-major). The public API turns its
+// broadcasting rules into these strides.
+template <class A, class B, class Out, class F>
+void broadcast(const ak::device& dev, const std::vector<std::int64_t>& shape, const A* a,
+               std::vector<std::int64_t> a_strides, const B* b, std::vector<std::int64_t> b_strides,
+               Out* out, F f, std::vector<std::int64_t> out_strides = {}) {
+  const char* fn = "ak::gpu::broadcast";
+  detail::check_call(dev, 0, fn);
+  detail::check_shape(shape, a_strides, fn);
+  detail::check_shape(shape, b_strides, fn);
+  detail::check_shape(shape, out_strides, fn);
+  if (a_strides.empty()) a_strides = detail::row_major_strides(shape);
+  if (b_strides.empty()) b_strides = detail::row_major_strides(shape);
+  if (out_strides.empty()) out_strides = detail::row_major_strides(shape);
+  std::vector<int> all(shape.size());
+  for (std::size_t d = 0; d < shape.size(); ++d) all[d] = static_cast<int>(d);
+  const auto as = detail::space_of(shape, a_strides, all);
+  const auto bs = detail::space_of(shape, b_strides, all);
+  const auto os = detail::space_of(shape, out_strides, all);
+  foreachindex(dev, os.size(), kernels::broadcast_body<A, B, Out, F>{a, b, out, as, bs, os, f});
+}
+
 }  // namespace ak::gpu

@@ -160,4 +160,20 @@ struct scan_dim_group_kernel {
   }
 };
 
+// out[o] = f(a[a_space.offset(o)], b[b_space.offset(o)]) for o in [0, n): n-d broadcasting, where
+// a stride of 0 repeats an operand along that dimension (a body of foreach_kernel).
+template <class A, class B, class Out, class F>
+struct broadcast_body {
+  const A* a;
+  const B* b;
+  Out* out;
+  strided_space a_space;
+  strided_space b_space;
+  strided_space out_space;
+  F f;
+  AK_KERNEL_FN void operator()(std::int64_t o) const {
+    out[out_space.offset(o)] = f(a[a_space.offset(o)], b[b_space.offset(o)]);
+  }
+};
+
 }  // namespace ak::gpu::kernels

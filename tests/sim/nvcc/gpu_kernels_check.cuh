@@ -102,3 +102,10 @@ template void
 ak_nvcc_check::instantiate<akgk::scan_dim_group_kernel<std::int64_t, ak_nvcc_check_gpu::plus>>();
 template void ak_nvcc_check::instantiate<
     akgk::foreach_kernel<akgk::scan_dim_item_body<float, ak_nvcc_check_gpu::plus>>>();
+namespace ak_nvcc_check_gpu {
+struct mul_add {
+  AK_KERNEL_FN double operator()(float x, int y) const { return double(x) * y + 1.0; }
+};
+}  // namespace ak_nvcc_check_gpu
+template void ak_nvcc_check::instantiate<
+    akgk::foreach_kernel<akgk::broadcast_body<float, int, double, ak_nvcc_check_gpu::mul_add>>>();
