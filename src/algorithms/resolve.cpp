@@ -93,10 +93,14 @@ resolved_sort resolve(const sort_alg& alg, const device& dev, dtype t, const sor
     throw capability_error(
         "radix_sort cannot honour a custom `lt`, or a `by` that returns no number: it orders "
         "numeric keys by their bits. Use ak::merge_sort, ak::sample_sort or ak::auto_alg");
-  if (std::holds_alternative<sample_sort>(alg) && facts.stable)
+  // The cpu backend's sample sort is stable (its distribution steps keep equal elements in
+  // order); other backends have none that is.
+  const bool stable_sample_sort = dev.info().kind == device_kind::cpu;
+  if (std::holds_alternative<sample_sort>(alg) && facts.stable && !stable_sample_sort)
     throw capability_error(
-        "sample_sort is not stable and the call asks for a stable sort; use ak::merge_sort, "
-        "ak::radix_sort or pass .stable = false");
+        "sample_sort is not stable on " + dev.name() +
+        " and the call asks for a stable sort; use ak::merge_sort, ak::radix_sort or pass "
+        ".stable = false");
   sort_tuning call =
       std::visit(overloaded{[](const auto_alg&) { return sort_tuning{}; },
                             [](const radix_sort& a) {
@@ -120,12 +124,13 @@ resolved_sort resolve(const sort_alg& alg, const device& dev, dtype t, const sor
                  alg);
   resolved_sort r{sort_algorithm::not_set, checked_lookup(sort_hook{}, dev, t, call, alg)};
   r.algorithm = r.tuning.algorithm;
-  // Step 2: auto keeps the tuning's choice unless the call's facts rule it out; merge sort
-  // honours every comparator and is stable.
+  // Step 2: auto keeps the tuning's choice unless the call's facts rule it out. Then the cpu
+  // takes its sample sort (stable, any comparator, the faster of its comparison sorts); other
+  // backends take merge sort, which honours every comparator and is stable.
   if (std::holds_alternative<auto_alg>(alg) &&
       ((r.algorithm == sort_algorithm::radix && facts.custom_order) ||
-       (r.algorithm == sort_algorithm::sample && facts.stable)))
-    r.algorithm = r.tuning.algorithm = sort_algorithm::merge;
+       (r.algorithm == sort_algorithm::sample && facts.stable && !stable_sample_sort)))
+    r.algorithm = r.tuning.algorithm = stable_sample_sort ? sort_algorithm::sample : sort_algorithm::merge;
   // Step 4.
   check_group_shape(name_of(r.algorithm), r.tuning.block_size, 0, dev);
   const device_info& i = dev.info();

@@ -146,18 +146,6 @@ TEST(Errors, RadixSortWithCustomOrder) {
   EXPECT_TRUE(contains(struct_msg, "not one")) << struct_msg;
 }
 
-TEST(Errors, SampleSortThatMustBeStable) {
-  AKT_RANDOM(r);
-  buf<double> data = make_data<double>(1000, pattern::random, r);
-  buf<std::int64_t> values(1000, 3);
-  const ak::sort_options<> o{.alg = ak::sample_sort{}};  // stable = true by default
-  const std::string msg = throws_and_leaves<ak::capability_error>([&] { ak::sort_inplace(data.view(), o); }, data);
-  EXPECT_TRUE(contains(msg, "sample_sort") && contains(msg, "stable")) << msg;
-  throws_and_leaves<ak::capability_error>([&] { (void)ak::sort(data.view(), o); }, data);
-  throws_and_leaves<ak::capability_error>([&] { (void)ak::sortperm(data.view(), o); }, data);
-  throws_and_leaves<ak::capability_error>([&] { ak::sort_by_key(data.view(), values.view(), o); }, data, values);
-}
-
 // Algorithm fields out of range name the algorithm value.
 TEST(Errors, AlgorithmFieldsOutOfRange) {
   buf<std::uint16_t> data(100, std::uint16_t{5});

@@ -68,14 +68,16 @@ template <class T>
   return same_multiset(got, want_stable);
 }
 
-// The algorithm values, by name.
-enum class alg { auto_, radix, merge, sample };
+// The algorithm values, by name. sample_unstable is sample sort asked for .stable = false (its
+// results are then checked as an unstable sort's).
+enum class alg { auto_, radix, merge, sample, sample_unstable };
 const char* name_of(alg a) {
   switch (a) {
     case alg::auto_: return "auto_alg";
     case alg::radix: return "radix_sort";
     case alg::merge: return "merge_sort";
     case alg::sample: return "sample_sort";
+    case alg::sample_unstable: return "sample_sort, .stable = false";
   }
   return "?";
 }
@@ -84,12 +86,13 @@ ak::sort_alg alg_value(alg a) {
     case alg::auto_: return ak::auto_alg{};
     case alg::radix: return ak::radix_sort{};
     case alg::merge: return ak::merge_sort{};
-    case alg::sample: return ak::sample_sort{};
+    case alg::sample:
+    case alg::sample_unstable: return ak::sample_sort{};
   }
   return ak::auto_alg{};
 }
 ak::sort_options<> options(alg a, bool rev) {
-  return {.rev = rev, .stable = a != alg::sample, .alg = alg_value(a)};
+  return {.rev = rev, .stable = a != alg::sample_unstable, .alg = alg_value(a)};
 }
 
 // Sizes and patterns: every pattern and both directions up to 8191 elements; around the grains
@@ -129,7 +132,7 @@ void check_sort(alg a) {
     // ak::sort_inplace.
     buf<T> in_place = data;
     ak::sort_inplace(in_place.view(), o);
-    if (a == alg::sample) {
+    if (a == alg::sample_unstable) {
       EXPECT_TRUE(sorted_like(got, want));
       EXPECT_TRUE(sorted_like(in_place, want)) << "sort_inplace";
     } else {
@@ -150,7 +153,7 @@ void check_sortperm(alg a) {
     const buf<i64> perm = to_buf(ak::sortperm(data.view(), options(a, c.rev)));
     EXPECT_TRUE(same_bits_elements(data, before)) << "ak::sortperm changed its input";
     const buf<i64> want = stable_permutation(data, c.rev);
-    if (a != alg::sample) {
+    if (a != alg::sample_unstable) {
       EXPECT_TRUE(same_elements(perm, want));
       continue;
     }
@@ -188,7 +191,7 @@ void check_sort_by_key(alg a) {
     ak::sort_by_key(keys2.view(), payload.view(), options(a, c.rev));
     const buf<i64> p = stable_permutation(original, c.rev);
     const buf<T> want = permuted(original, p);
-    if (a != alg::sample) {
+    if (a != alg::sample_unstable) {
       EXPECT_TRUE(same_bits_elements(keys, want));
       EXPECT_TRUE(same_elements(values, p)) << "values";
       EXPECT_TRUE(same_bits_elements(keys2, want)) << "keys with float values";
@@ -217,24 +220,27 @@ TYPED_TEST_SUITE(Sort, all_types, dtype_names);
 TYPED_TEST(Sort, AutoAlg) { check_sort<TypeParam>(alg::auto_); }
 TYPED_TEST(Sort, RadixSort) { check_sort<TypeParam>(alg::radix); }
 TYPED_TEST(Sort, MergeSort) { check_sort<TypeParam>(alg::merge); }
-TYPED_TEST(Sort, SampleSortUnstable) { check_sort<TypeParam>(alg::sample); }
+TYPED_TEST(Sort, SampleSort) { check_sort<TypeParam>(alg::sample); }
+TYPED_TEST(Sort, SampleSortUnstable) { check_sort<TypeParam>(alg::sample_unstable); }
 
 TYPED_TEST(Sort, SortpermAutoAlg) { check_sortperm<TypeParam>(alg::auto_); }
 TYPED_TEST(Sort, SortpermRadixSort) { check_sortperm<TypeParam>(alg::radix); }
 TYPED_TEST(Sort, SortpermMergeSort) { check_sortperm<TypeParam>(alg::merge); }
-TYPED_TEST(Sort, SortpermSampleSortUnstable) { check_sortperm<TypeParam>(alg::sample); }
+TYPED_TEST(Sort, SortpermSampleSort) { check_sortperm<TypeParam>(alg::sample); }
+TYPED_TEST(Sort, SortpermSampleSortUnstable) { check_sortperm<TypeParam>(alg::sample_unstable); }
 
 TYPED_TEST(Sort, SortByKeyAutoAlg) { check_sort_by_key<TypeParam>(alg::auto_); }
 TYPED_TEST(Sort, SortByKeyRadixSort) { check_sort_by_key<TypeParam>(alg::radix); }
 TYPED_TEST(Sort, SortByKeyMergeSort) { check_sort_by_key<TypeParam>(alg::merge); }
-TYPED_TEST(Sort, SortByKeySampleSortUnstable) { check_sort_by_key<TypeParam>(alg::sample); }
+TYPED_TEST(Sort, SortByKeySampleSort) { check_sort_by_key<TypeParam>(alg::sample); }
+TYPED_TEST(Sort, SortByKeySampleSortUnstable) { check_sort_by_key<TypeParam>(alg::sample_unstable); }
 
 // Stability seen directly: many equal keys, values in input order within each run of equal
 // keys, in both directions, for the stable algorithms.
 TYPED_TEST(Sort, EqualKeysKeepTheirOrder) {
   using T = TypeParam;
   AKT_RANDOM(r);
-  for (alg a : {alg::auto_, alg::radix, alg::merge})
+  for (alg a : {alg::auto_, alg::radix, alg::merge, alg::sample})
     for (i64 n : {i64{2}, i64{100}, i64{16385}, i64{131073}})
       for (bool rev : {false, true}) {
         SCOPED_TRACE(std::string(name_of(a)) + ", n = " + std::to_string(n) + (rev ? ", rev" : ""));
@@ -322,7 +328,7 @@ TYPED_TEST(Sort, NonContiguousViews) {
         ak::sort_by_key(gather(lo.view).view(), vals.view(), options(a, rev));
         ak::sort_inplace(lo.view, options(a, rev));
         EXPECT_TRUE(outside_untouched(lo));
-        if (a == alg::sample) {
+        if (a == alg::sample_unstable) {
           EXPECT_TRUE(sorted_like(gather(lo.view), want));
           EXPECT_TRUE(sorted_like(copy_sorted, want));
         } else {
@@ -338,7 +344,7 @@ TYPED_TEST(Sort, NonContiguousViews) {
         ak::sort_by_key(keys.view, values.view, options(a, rev));
         EXPECT_TRUE(outside_untouched(keys));
         EXPECT_TRUE(outside_untouched(values));
-        if (a != alg::sample) {
+        if (a != alg::sample_unstable) {
           EXPECT_TRUE(same_bits_elements(gather(keys.view), stable_reference(k0, rev))) << "strided keys";
           const buf<i64> p = stable_permutation(k0, rev);
           buf<i64> want_values(n);
@@ -374,7 +380,7 @@ TYPED_TEST(Sort, TempStorageReuse) {
           buf<i64> values(n);
           std::iota(values.begin(), values.end(), i64{0});
           ak::sort_by_key(keys.view(), values.view(), o);
-          if (a == alg::sample) {
+          if (a == alg::sample_unstable) {
             EXPECT_TRUE(sorted_like(in_place, want));
             EXPECT_TRUE(sorted_like(copy_sorted, want));
             EXPECT_TRUE(sorted_like(keys, want));
@@ -515,13 +521,13 @@ TYPED_TEST(SortCustomOrder, ByAndLt) {
   // by: a coarser key (many ties); lt: descending in ak's order.
   const auto coarse = [](T x) { return static_cast<T>(x / T(3)); };
   const auto greater = [](T a, T b) { return ak::isless{}(b, a); };
-  for (alg a : {alg::auto_, alg::merge, alg::sample})
+  for (alg a : {alg::auto_, alg::merge, alg::sample, alg::sample_unstable})
     for (i64 n : {i64{0}, i64{1}, i64{7}, i64{4097}, i64{16385}, i64{65537}})
       for (bool rev : {false, true}) {
         SCOPED_TRACE(std::string(name_of(a)) + ", n = " + std::to_string(n) + (rev ? ", rev" : ""));
         const pattern p = all_patterns[r.index(all_patterns.size())];
         const buf<T> data = make_data<T>(n, p, r);
-        const bool stable = a != alg::sample;
+        const bool stable = a != alg::sample_unstable;
         const ak::sort_options o{.by = coarse, .lt = greater, .rev = rev, .stable = stable, .alg = alg_value(a)};
         const auto less = [&](const T& x, const T& y) {
           return rev ? greater(coarse(y), coarse(x)) : greater(coarse(x), coarse(y));

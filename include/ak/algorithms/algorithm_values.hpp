@@ -79,7 +79,7 @@ struct merge_sort {
   std::int64_t cpu_grain = unset;
 };
 
-// Parallel sample sort with any comparator.
+// Parallel sample sort with any comparator; stable on cpu.
 struct sample_sort {
   static constexpr std::string_view name = "sample_sort";
   std::int64_t sample_oversampling = unset;

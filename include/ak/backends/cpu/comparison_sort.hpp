@@ -1,19 +1,21 @@
-// Comparison sorts on the cpu backend, for any strict weak order `less`:
-//  - merge_sort: stable. Each chunk is sorted by insertion-sorted runs merged bottom-up between
-//    the data and one scratch buffer of n elements; then chunks are merged pairwise, each merge
-//    cut into tasks by merge-path co-ranks so every worker takes part in every round.
-//  - sample_sort: not stable. Splitters from a sorted sample cut the data into buckets that are
-//    sorted in parallel (std::sort); equal splitters get buckets of their own, so runs of equal
-//    keys need no sorting.
+// Comparison sorts on the cpu backend, for any strict weak order `less`; both stable:
+//  - merge_sort: each chunk is sorted by insertion-sorted runs merged bottom-up between the data
+//    and one scratch buffer of n elements; then chunks are merged pairwise, each merge cut into
+//    tasks by merge-path co-ranks so every worker takes part in every round.
+//  - sample_sort: distribution steps by splitters from a sample, classified without branches,
+//    down to insertion-sorted runs (see sample_sort below); equal splitters get buckets of their
+//    own, so runs of equal keys need no sorting.
 // Both use exactly one scratch buffer of n elements (peak memory: input + one copy).
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <utility>
 #include <vector>
 
+#include "ak/backends/cpu/distribution.hpp"
 #include "ak/backends/cpu/parallel.hpp"
 
 namespace ak::cpu {
@@ -135,64 +137,254 @@ void merge_sort(T* data, T* tmp, std::int64_t n, std::int64_t grain, const Less&
   }
 }
 
-// Unstable parallel sample sort of data[0, n) with tmp[0, n) as scratch.
+// ---- sample sort ------------------------------------------------------------------------------
+
+namespace sample_detail {
+
+// Runs this short or shorter are insertion sorted.
+inline constexpr std::int64_t leaf_size = 32;
+// Steps deeper than this (a sample that keeps failing to split a run) give way to merge sort.
+inline constexpr std::size_t max_depth = 24;
+// Elements classified together: their searches interleave, so the latency of one step of one
+// search hides behind the others.
+inline constexpr int batch = 16;
+
+// The splitters of one distribution step, in an implicit search tree (node j's children are 2j
+// and 2j + 1; tree[0] is unused), so that an element's bucket is log2(k) steps without branches:
+// j = 2j + !(x < tree[j]). Bucket b holds the elements x with splitter[b-1] <= x < splitter[b].
+// When the sample has equal splitters (many equal keys), elements equal to splitter[b-1] get a
+// bucket of their own, 2b - 1, which needs no sorting; the others go to 2b.
+template <class T, class Less>
+struct classifier {
+  const Less& less;
+  int log_k = 0;
+  std::size_t k = 0;
+  bool equal_buckets = false;
+  std::vector<T> tree;
+  std::vector<T> splitters;
+
+  std::vector<T> sample;
+
+  explicit classifier(const Less& lt) : less(lt) {}
+  // Splitters of 2^log_buckets buckets for a[0, n), from a sample of `samples` elements at
+  // pseudo-random positions (the same input gives the same buckets). The vectors are reused
+  // from step to step.
+  void choose(const T* a, std::int64_t n, int log_buckets, std::int64_t samples) {
+    log_k = log_buckets;
+    k = std::size_t{1} << log_buckets;
+    equal_buckets = false;
+    samples = std::clamp<std::int64_t>(samples, static_cast<std::int64_t>(k), n);
+    sample.clear();
+    std::uint64_t state = 0x9E3779B97F4A7C15ull ^ static_cast<std::uint64_t>(n);
+    for (std::int64_t s = 0; s < samples; ++s) {
+      state = state * 6364136223846793005ull + 1442695040888963407ull;
+      sample.push_back(a[static_cast<std::int64_t>((state >> 17) % static_cast<std::uint64_t>(n))]);
+    }
+    std::sort(sample.begin(), sample.end(), less);
+    splitters.clear();
+    for (std::size_t j = 1; j < k; ++j)
+      splitters.push_back(sample[static_cast<std::size_t>(static_cast<std::int64_t>(j) * samples / static_cast<std::int64_t>(k))]);
+    for (std::size_t j = 1; j + 1 < k; ++j)
+      if (!less(splitters[j - 1], splitters[j])) equal_buckets = true;
+    tree.resize(k, splitters[0]);
+    std::size_t next = 0;
+    fill(1, next);
+  }
+  // In-order walk of the tree: node j takes the next splitter after its left subtree.
+  void fill(std::size_t j, std::size_t& next) {
+    if (j >= k) return;
+    fill(2 * j, next);
+    tree[j] = splitters[next++];
+    fill(2 * j + 1, next);
+  }
+  std::size_t buckets() const { return equal_buckets ? 2 * k - 1 : k; }
+  bool is_equal_bucket(std::size_t b) const { return equal_buckets && b % 2 == 1; }
+
+  // out[i] = the bucket of x[i], for i in [0, count).
+  // The depth of the tree is a template argument, so that the steps unroll.
+  template <class Bucket>
+  void classify(const T* x, std::int64_t count, Bucket* out) const {
+    switch (log_k) {
+      case 1: return classify_levels<1>(x, count, out);
+      case 2: return classify_levels<2>(x, count, out);
+      case 3: return classify_levels<3>(x, count, out);
+      case 4: return classify_levels<4>(x, count, out);
+      case 5: return classify_levels<5>(x, count, out);
+      case 6: return classify_levels<6>(x, count, out);
+      case 7: return classify_levels<7>(x, count, out);
+      default: return classify_levels<8>(x, count, out);
+    }
+  }
+  template <int Levels, class Bucket>
+  void classify_levels(const T* x, std::int64_t count, Bucket* out) const {
+    std::int64_t i = 0;
+    for (; i + batch <= count; i += batch) classify_batch<Levels, batch>(x + i, out + i);
+    for (; i < count; ++i) classify_batch<Levels, 1>(x + i, out + i);
+  }
+  template <int Levels, int M, class Bucket>
+#if defined(__GNUC__) && !defined(__clang__)
+  // g++ 12's loop vectorizer turns the interleaved searches into wrong buckets at -O3 (found by
+  // the sort tests; clang and g++ -O2 are right), so it is kept away from them.
+  __attribute__((optimize("no-tree-loop-vectorize")))
+#endif
+  void classify_batch(const T* x, Bucket* out) const {
+    std::size_t j[M];
+    for (int e = 0; e < M; ++e) j[e] = 1;
+    for (int l = 0; l < Levels; ++l)
+      for (int e = 0; e < M; ++e) j[e] = 2 * j[e] + static_cast<std::size_t>(!less(x[e], tree[j[e]]));
+    for (int e = 0; e < M; ++e) {
+      std::size_t b = j[e] - k;
+      if (equal_buckets) b = 2 * b - static_cast<std::size_t>(b > 0 && !less(splitters[b - 1], x[e]));
+      out[e] = static_cast<Bucket>(b);
+    }
+  }
+  // counts[bucket] += the elements of x[0, n) in it.
+  void count(const T* x, std::int64_t n, std::int64_t* counts) const {
+    std::uint32_t b[batch];
+    for (std::int64_t i = 0; i < n; i += batch) {
+      const std::int64_t m = std::min<std::int64_t>(batch, n - i);
+      classify(x + i, m, b);
+      for (std::int64_t e = 0; e < m; ++e) ++counts[b[e]];
+    }
+  }
+  // Moves x[0, n) to out[offset[bucket]++], in order (stable).
+  void scatter(const T* x, std::int64_t n, T* out, std::int64_t* offset) const {
+    std::uint32_t b[batch];
+    for (std::int64_t i = 0; i < n; i += batch) {
+      const std::int64_t m = std::min<std::int64_t>(batch, n - i);
+      classify(x + i, m, b);
+      for (std::int64_t e = 0; e < m; ++e) out[offset[b[e]]++] = x[i + e];
+    }
+  }
+};
+
+// Buckets of about 8 elements at the next level (then insertion sorted), at most 256.
+inline int log_buckets_for(std::int64_t n) {  // at most 8: classify's deepest tree
+  const int w = static_cast<int>(std::bit_width(static_cast<std::uint64_t>(n / 8)));
+  return std::clamp(w - 1, 1, 8);
+}
+
+// What one worker's serial sample sort reuses from step to step and run to run.
+template <class T, class Less>
+struct sample_workspace {
+  classifier<T, Less> c;
+  std::vector<std::uint16_t> oracle;              // each element's bucket, in the current step
+  std::vector<std::int64_t> offset;               // next destination per bucket
+  std::vector<std::vector<std::int64_t>> starts;  // bucket starts, one vector per depth
+  explicit sample_workspace(const Less& less) : c(less), starts(max_depth + 2) {}
+};
+
+// Sorts a[0, n) stably on this thread with b[0, n) as scratch; returns a or b, whichever holds
+// the result. Each step distributes a into b by splitters, then sorts the buckets the same way;
+// runs of leaf_size elements or fewer are insertion sorted. A run that the sample failed to
+// split, depth after depth, is merge sorted.
+template <class T, class Less>
+T* sample_sort_serial(T* a, T* b, std::int64_t n, const Less& less, std::int64_t oversampling,
+                      sample_workspace<T, Less>& w, std::size_t depth = 0) {
+  if (n <= leaf_size) {
+    insertion_sort(a, a + n, less);
+    return a;
+  }
+  if (depth > max_depth) {
+    merge_sort_serial(a, b, n, 16, std::int64_t{1} << 12, less);
+    return a;
+  }
+  // Deeper steps sort short runs, where a large sample would cost as much as the run: a
+  // sample of about log2(n) / 4 elements per bucket (at most `oversampling`).
+  const int log_k = log_buckets_for(n);
+  const std::int64_t per_bucket = std::clamp<std::int64_t>(std::bit_width(static_cast<std::uint64_t>(n)) / 4, 1, oversampling);
+  classifier<T, Less>& c = w.c;
+  c.choose(a, n, log_k, per_bucket << log_k);
+  const std::size_t buckets = c.buckets();
+  const bool equal_buckets = c.equal_buckets;  // c is reused by the steps below this one
+  // Each element's bucket is kept (the run is in cache), so the scatter needs no second search.
+  if (w.oracle.size() < static_cast<std::size_t>(n)) w.oracle.resize(static_cast<std::size_t>(n));
+  std::uint16_t* const bucket_of = w.oracle.data();
+  c.classify(a, n, bucket_of);
+  std::vector<std::int64_t>& start = w.starts[depth];
+  start.assign(buckets + 1, 0);
+  for (std::int64_t i = 0; i < n; ++i) ++start[bucket_of[i]];
+  for (std::size_t g = 0; g < buckets; ++g)
+    if (start[g] == n) {  // one bucket holds everything
+      if (equal_buckets && g % 2 == 1) return a;
+      return sample_sort_serial(a, b, n, less, oversampling, w, depth + 1);
+    }
+  exclusive_offsets(start.data(), 1, buckets, n);
+  start[buckets] = n;
+  w.offset.assign(start.begin(), start.end() - 1);
+  std::int64_t* const offset = w.offset.data();
+  for (std::int64_t i = 0; i < n; ++i) b[offset[bucket_of[i]]++] = a[i];
+  for (std::size_t g = 0; g < buckets; ++g) {
+    const std::int64_t s = start[g], len = start[g + 1] - s;
+    if (len <= 1 || (equal_buckets && g % 2 == 1)) continue;
+    if (sample_sort_serial(b + s, a + s, len, less, oversampling, w, depth + 1) == a + s)
+      std::copy(a + s, a + s + len, b + s);
+  }
+  return b;
+}
+
+}  // namespace sample_detail
+
+// Stable parallel sample sort of data[0, n) with tmp[0, n) as scratch: one parallel step that
+// distributes the data into 256 buckets by splitters from a sample (chunks classify and count,
+// then scatter from their own offsets, which keeps equal elements in order); then workers sort
+// runs of buckets of about equal total size, each by the same steps on one thread, down to
+// insertion-sorted runs. Classifying is branch-free (a search tree of splitters), so random
+// data costs no mispredicted branches. A bucket larger than a worker's share is sorted by this
+// parallel step again. grain: elements per task at least.
 template <class T, class Less>
 void sample_sort(T* data, T* tmp, std::int64_t n, std::int64_t grain, std::int64_t oversampling,
                  const Less& less) {
-  const std::int64_t want = std::min<std::int64_t>(balanced_task_limit(), n / std::max<std::int64_t>(grain, 1));
-  if (want <= 1) {
-    std::sort(data, data + n, less);
+  oversampling = std::max<std::int64_t>(1, oversampling);
+  const chunks c = plan_chunks(n, grain, num_threads(), 16);
+  if (c.count <= 1) {
+    sample_detail::sample_workspace<T, Less> w(less);
+    if (sample_detail::sample_sort_serial(data, tmp, n, less, oversampling, w) != data)
+      std::copy(tmp, tmp + n, data);
     return;
   }
-  // Splitters: every oversampling-th element of a sorted, evenly spaced sample (deterministic:
-  // the same input gives the same buckets).
-  const std::int64_t samples = want * oversampling;
-  std::vector<T> sample;
-  sample.reserve(static_cast<std::size_t>(samples));
-  std::uint64_t state = 0x9E3779B97F4A7C15ull ^ static_cast<std::uint64_t>(n);
-  for (std::int64_t s = 0; s < samples; ++s) {
-    state = state * 6364136223846793005ull + 1442695040888963407ull;
-    sample.push_back(data[static_cast<std::int64_t>((state >> 17) % static_cast<std::uint64_t>(n))]);
-  }
-  std::sort(sample.begin(), sample.end(), less);
-  std::vector<T> split;
-  for (std::int64_t k = 1; k < want; ++k) split.push_back(sample[static_cast<std::size_t>(k * oversampling)]);
-  // Bucket 2j: keys between splitters j-1 and j; bucket 2j+1: keys equal to splitter j.
-  const std::int64_t buckets = 2 * static_cast<std::int64_t>(split.size()) + 1;
-  auto bucket_of = [&](const T& x) {
-    const std::int64_t j = std::upper_bound(split.begin(), split.end(), x, less) - split.begin();
-    // x < split[j] and !(x < split[j-1]): x equals split[j-1] when !(split[j-1] < x).
-    if (j > 0 && !less(split[static_cast<std::size_t>(j - 1)], x)) return 2 * j - 1;
-    return 2 * j;
-  };
-  const chunks c = plan_chunks(n, grain, balanced_task_limit());
-  const std::size_t nb = static_cast<std::size_t>(buckets);
-  std::vector<std::int64_t> count(static_cast<std::size_t>(c.count) * nb, 0);
+  sample_detail::classifier<T, Less> cl(less);
+  cl.choose(data, n, 8, oversampling << 8);
+  const std::size_t buckets = cl.buckets();
+  const std::size_t nc = static_cast<std::size_t>(c.count);
+  std::vector<std::int64_t> offsets(nc * buckets, 0);
   parallel_tasks(c.count, [&](std::int64_t k) {
-    std::int64_t* ck = count.data() + static_cast<std::size_t>(k) * nb;
-    for (std::int64_t i = c.begin(k); i < c.end(k); ++i) ++ck[bucket_of(data[i])];
+    cl.count(data + c.begin(k), c.end(k) - c.begin(k), offsets.data() + static_cast<std::size_t>(k) * buckets);
   });
-  std::vector<std::int64_t> start(nb + 1, 0);
-  std::int64_t running = 0;
-  for (std::size_t b = 0; b < nb; ++b) {
-    start[b] = running;
-    for (std::int64_t k = 0; k < c.count; ++k) {
-      std::int64_t& ck = count[static_cast<std::size_t>(k) * nb + b];
-      const std::int64_t m = ck;
-      ck = running;
-      running += m;
+  std::vector<std::int64_t> start(buckets + 1, 0);
+  for (std::size_t g = 0; g < buckets; ++g) {
+    std::int64_t sum = 0;
+    for (std::size_t k = 0; k < nc; ++k) sum += offsets[k * buckets + g];
+    start[g + 1] = start[g] + sum;
+    if (sum == n && cl.is_equal_bucket(g)) return;  // every element equal
+  }
+  exclusive_offsets(offsets.data(), nc, buckets, n);
+  parallel_tasks(c.count, [&](std::int64_t k) {
+    const auto from = offsets.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(k) * buckets);
+    std::vector<std::int64_t> own(from, from + static_cast<std::ptrdiff_t>(buckets));
+    cl.scatter(data + c.begin(k), c.end(k) - c.begin(k), tmp, own.data());
+  });
+  const std::int64_t tasks = std::min<std::int64_t>(balanced_task_limit(), static_cast<std::int64_t>(buckets));
+  const std::int64_t longest = std::max<std::int64_t>(n / tasks, 2 * grain);
+  for (std::size_t g = 0; g < buckets; ++g) {
+    const std::int64_t s = start[g], len = start[g + 1] - s;
+    if (len <= longest || cl.is_equal_bucket(g)) continue;
+    // The sample failed to split this much: the same step again on a bucket smaller than n.
+    if (len < n) sample_sort(tmp + s, data + s, len, grain, oversampling, less);
+    else merge_sort(tmp + s, data + s, len, grain, less, std::int64_t{1} << 18);
+    parallel_copy(tmp + s, len, data + s, grain);
+  }
+  const std::vector<std::size_t> first = bucket_runs(start, tasks);
+  parallel_tasks(tasks, [&](std::int64_t t) {
+    sample_detail::sample_workspace<T, Less> w(less);
+    for (std::size_t g = first[static_cast<std::size_t>(t)]; g < first[static_cast<std::size_t>(t) + 1]; ++g) {
+      const std::int64_t s = start[g], len = start[g + 1] - s;
+      if (len > longest && !cl.is_equal_bucket(g)) continue;
+      if (len > 1 && !cl.is_equal_bucket(g) &&
+          sample_detail::sample_sort_serial(tmp + s, data + s, len, less, oversampling, w) == data + s)
+        continue;
+      std::copy(tmp + s, tmp + s + len, data + s);
     }
-  }
-  start[nb] = n;
-  parallel_tasks(c.count, [&](std::int64_t k) {
-    std::int64_t* ck = count.data() + static_cast<std::size_t>(k) * nb;
-    for (std::int64_t i = c.begin(k); i < c.end(k); ++i) tmp[ck[bucket_of(data[i])]++] = data[i];
-  });
-  // Buckets of keys equal to a splitter are already in order; the others are sorted.
-  parallel_tasks(buckets, [&](std::int64_t b) {
-    const std::int64_t lo = start[static_cast<std::size_t>(b)], hi = start[static_cast<std::size_t>(b) + 1];
-    if (b % 2 == 0) std::sort(tmp + lo, tmp + hi, less);
-    std::copy(tmp + lo, tmp + hi, data + lo);
   });
 }
 

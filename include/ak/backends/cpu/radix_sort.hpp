@@ -19,6 +19,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "ak/backends/cpu/distribution.hpp"
 #include "ak/backends/cpu/parallel.hpp"
 
 namespace ak::cpu {
@@ -92,33 +93,6 @@ void scatter_digit(const K* src, K* dst, const VV* vsrc, VV* vdst, std::int64_t 
     dst[to] = k;
     if constexpr (!std::is_same_v<VV, std::nullptr_t>) vdst[to] = vsrc[i];
   }
-}
-
-// Turns per-chunk counts hist[chunk][bucket] into each chunk's first destination per bucket
-// (bucket-major, chunks in order: that is what keeps the scatter stable). Returns whether one
-// bucket holds all n keys, so that the digit moves nothing.
-inline bool exclusive_offsets(std::int64_t* hist, std::size_t chunk_count, std::size_t buckets,
-                              std::int64_t n) {
-  std::int64_t running = 0;
-  for (std::size_t b = 0; b < buckets; ++b) {
-    const std::int64_t before = running;
-    for (std::size_t c = 0; c < chunk_count; ++c) {
-      const std::int64_t count = hist[c * buckets + b];
-      hist[c * buckets + b] = running;
-      running += count;
-    }
-    if (running - before == n) return true;
-    if (running - before != 0) {
-      for (std::size_t b2 = b + 1; b2 < buckets; ++b2)
-        for (std::size_t c = 0; c < chunk_count; ++c) {
-          const std::int64_t count = hist[c * buckets + b2];
-          hist[c * buckets + b2] = running;
-          running += count;
-        }
-      return false;
-    }
-  }
-  return false;
 }
 
 // The key of an element that is its own key.
@@ -302,11 +276,8 @@ void parallel_sort_bits(K* a, K* b, VV* va, VV* vb, std::int64_t n, int bits,
   constexpr bool has_values = !std::is_same_v<VV, std::nullptr_t>;
   const chunks c = plan_chunks(n, grain, num_threads(), 16);
   auto copy_back = [&](K* to, const K* from, VV* vto, const VV* vfrom, std::int64_t len) {
-    const chunks cc = plan_chunks(len, grain, num_threads(), 16);
-    parallel_tasks(cc.count, [&](std::int64_t k) {
-      std::copy(from + cc.begin(k), from + cc.end(k), to + cc.begin(k));
-      if constexpr (has_values) std::copy(vfrom + cc.begin(k), vfrom + cc.end(k), vto + cc.begin(k));
-    });
+    parallel_copy(from, len, to, grain);
+    if constexpr (has_values) parallel_copy(vfrom, len, vto, grain);
   };
   if (c.count <= 1 || n * p.element_bytes <= p.bucket_bytes || bits <= p.digit_bits) {
     radix_counters hist;
@@ -417,11 +388,7 @@ void parallel_sort_bits(K* a, K* b, VV* va, VV* vb, std::int64_t n, int bits,
     copy_back(a + s, b + s, vas, vbs, len);
   }
   // Workers take runs of buckets of about n / tasks keys each.
-  std::vector<std::size_t> first_bucket(static_cast<std::size_t>(tasks) + 1, buckets);
-  for (std::int64_t t = 0, g = 0; t < tasks; ++t) {
-    first_bucket[static_cast<std::size_t>(t)] = static_cast<std::size_t>(g);
-    while (g < static_cast<std::int64_t>(buckets) && start[static_cast<std::size_t>(g)] < n * (t + 1) / tasks) ++g;
-  }
+  const std::vector<std::size_t> first_bucket = bucket_runs(start, tasks);
   parallel_tasks(tasks, [&](std::int64_t t) {
     radix_counters hist;
     sort_buckets_into(a, b, va, vb, start.data(), first_bucket[static_cast<std::size_t>(t)],
