@@ -8,6 +8,7 @@
 #include <numeric>
 #include <vector>
 
+#include "affine.hpp"
 #include "ak/gpu/algorithms.hpp"
 #include "sim_test_support.hpp"
 
@@ -17,17 +18,9 @@ using ak::gpu::device_buffer;
 
 using GpuAlgorithms = ak_sim_test::sim_test;
 
-// A non-commutative associative operator: composition of affine maps x -> a*x + b (mod 2^32),
-// with the identity as its neutral element.
-struct affine {
-  std::uint32_t a, b;
-  friend bool operator==(const affine&, const affine&) = default;
-};
-struct compose {
-  // First f, then g.
-  affine operator()(affine f, affine g) const { return {g.a * f.a, g.a * f.b + g.b}; }
-};
-constexpr affine identity{1, 0};
+using ak_sim_test::affine;  // a non-commutative operator (affine.hpp)
+using ak_sim_test::compose;
+using ak_sim_test::identity;
 
 std::vector<affine> affine_input(std::int64_t n) {
   std::vector<affine> v(static_cast<std::size_t>(n));

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "affine.hpp"
 #include "ak/gpu/gpu.hpp"
 #include "sim_test_support.hpp"
 
@@ -14,15 +15,9 @@ namespace {
 using ak::gpu::device_buffer;
 using GpuDims = ak_sim_test::sim_test;
 
-// Composition of affine maps mod 2^32: associative, not commutative, identity {1, 0}.
-struct affine {
-  std::uint32_t a, b;
-  friend bool operator==(const affine&, const affine&) = default;
-};
-struct compose {
-  affine operator()(affine f, affine g) const { return {g.a * f.a, g.a * f.b + g.b}; }
-};
-constexpr affine identity{1, 0};
+using ak_sim_test::affine;  // a non-commutative operator (affine.hpp)
+using ak_sim_test::compose;
+using ak_sim_test::identity;
 
 std::vector<affine> affine_data(std::int64_t n) {
   std::vector<affine> v(static_cast<std::size_t>(n));

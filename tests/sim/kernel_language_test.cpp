@@ -9,6 +9,7 @@
 #include <numeric>
 #include <vector>
 
+#include "affine.hpp"
 #include "sim_test_support.hpp"
 
 namespace {
@@ -190,14 +191,8 @@ TEST_P(KernelLanguage, BallotAnyAll) {
   }
 }
 
-// A non-commutative associative operator: composition of affine maps x -> a*x + b (mod 2^32).
-struct affine {
-  std::uint32_t a, b;
-};
-struct compose {
-  // First f, then g.
-  affine operator()(affine f, affine g) const { return {g.a * f.a, g.a * f.b + g.b}; }
-};
+using ak_sim_test::affine;  // a non-commutative operator (affine.hpp)
+using ak_sim_test::compose;
 
 TEST_P(KernelLanguage, SubGroupReduceAndScans) {
   const int w = width(), g = 4 * w;

@@ -130,7 +130,7 @@ void map(const ak::device& dev, const In* in, Out* out, std::int64_t n, F f,
   const int ipt = static_cast<int>(t.items_per_thread);
   const std::int64_t groups = detail::cdiv(n, block * ipt);
   launch(dev, {kernel::range_1d(groups * block, block), 0, "ak::gpu::map"},
-         kernels::map_kernel<In, Out, F>{in, out, f, n, ipt});
+         kernels::map_kernel<In, Out, F>{{in, out, f}, n, ipt});
 }
 
 // ---- reduce, mapreduce -------------------------------------------------------------------------

@@ -33,6 +33,15 @@ struct strided_space {
   }
 };
 
+// init op base[space.offset(b)] op ... op base[space.offset(e - 1)], sequentially.
+template <class T, class Op>
+AK_KERNEL_INLINE T reduce_strided(const T* base, const strided_space& space, std::int64_t b,
+                                  std::int64_t e, Op op, T init) {
+  T v = init;
+  for (std::int64_t r = b; r < e; ++r) v = op(v, base[space.offset(r)]);
+  return v;
+}
+
 // out[o] = the reduction over the reduced space of in[kept.offset(o) + reduced.offset(r)].
 // One group per output: each item reduces a contiguous run of the reduced range, then the group.
 // Local memory: num_sub_groups() T.
@@ -53,9 +62,7 @@ struct reduce_dims_group_kernel {
     const std::int64_t chunk = (r_n + bs - 1) / bs;
     const std::int64_t b = ctx.local_id(0) * chunk;
     const std::int64_t e = b + chunk < r_n ? b + chunk : r_n;
-    const T* base = in + kept.offset(o);
-    T v = init;
-    for (std::int64_t r = b; r < e; ++r) v = op(v, base[reduced.offset(r)]);
+    const T v = reduce_strided(in + kept.offset(o), reduced, b, e, op, init);
     const T total = group_reduce(ctx, scratch, v, op, init);
     if (ctx.local_id(0) == 0) out[o] = total;
   }
@@ -71,11 +78,7 @@ struct reduce_dims_item_body {
   Op op;
   T init;
   AK_KERNEL_FN void operator()(std::int64_t o) const {
-    const T* base = in + kept.offset(o);
-    const std::int64_t r_n = reduced.size();
-    T v = init;
-    for (std::int64_t r = 0; r < r_n; ++r) v = op(v, base[reduced.offset(r)]);
-    out[o] = v;
+    out[o] = reduce_strided(in + kept.offset(o), reduced, 0, reduced.size(), op, init);
   }
 };
 
@@ -97,16 +100,8 @@ struct scan_dim_item_body {
     const T* src = in + in_lines.offset(l);
     T* dst = out + out_lines.offset(l);
     T acc = init;
-    for (std::int64_t i = 0; i < len; ++i) {
-      const T x = src[i * in_step];
-      if (inclusive) {
-        acc = op(acc, x);
-        dst[i * out_step] = acc;
-      } else {
-        dst[i * out_step] = acc;
-        acc = op(acc, x);
-      }
-    }
+    for (std::int64_t i = 0; i < len; ++i)
+      scan_step(acc, src[i * in_step], dst[i * out_step], op, inclusive);
   }
 };
 
@@ -144,17 +139,8 @@ struct scan_dim_group_kernel {
       T total = init;
       const T excl = group_exclusive_scan(ctx, scratch, v, op, init, total);
       T acc = op(carry, excl);
-      for (int k = 0; k < items_per_thread; ++k) {
-        if (b + k >= len) break;
-        const T x = src[(b + k) * in_step];
-        if (inclusive) {
-          acc = op(acc, x);
-          dst[(b + k) * out_step] = acc;
-        } else {
-          dst[(b + k) * out_step] = acc;
-          acc = op(acc, x);
-        }
-      }
+      for (int k = 0; k < items_per_thread && b + k < len; ++k)
+        scan_step(acc, src[(b + k) * in_step], dst[(b + k) * out_step], op, inclusive);
       carry = op(carry, total);
     }
   }

@@ -88,23 +88,17 @@ struct foreach_kernel {
   }
 };
 
+// out[i] = f(in[i]) (a body of foreach_kernel).
 template <class In, class Out, class F>
-struct map_kernel {
+struct map_body {
   const In* in;
   Out* out;
   F f;
-  std::int64_t n;
-  int items_per_thread;
-  template <class Ctx>
-  AK_KERNEL_FN void operator()(Ctx& ctx) const {
-    const std::int64_t bs = ctx.local_size(0);
-    const std::int64_t base = ctx.group_id(0) * bs * items_per_thread + ctx.local_id(0);
-    for (int k = 0; k < items_per_thread; ++k) {
-      const std::int64_t i = base + k * bs;
-      if (i < n) out[i] = f(in[i]);
-    }
-  }
+  AK_KERNEL_FN void operator()(std::int64_t i) const { out[i] = f(in[i]); }
 };
+
+template <class In, class Out, class F>
+using map_kernel = foreach_kernel<map_body<In, Out, F>>;
 
 // ---- reduce ---------------------------------------------------------------------------------
 
@@ -155,6 +149,20 @@ struct load_mapped {
 };
 
 // ---- scan -------------------------------------------------------------------------------------
+
+// One element of a sequential scan: `acc` holds the prefix before x; stores the inclusive
+// (acc op x) or the exclusive (acc) prefix to `dst` and advances acc past x. x is taken by value,
+// so dst may be the element x was read from.
+template <class T, class Op>
+AK_KERNEL_INLINE void scan_step(T& acc, T x, T& dst, Op op, bool inclusive) {
+  if (inclusive) {
+    acc = op(acc, x);
+    dst = acc;
+  } else {
+    dst = acc;
+    acc = op(acc, x);
+  }
+}
 
 // The status of a tile in decoupled look-back: flags[t] is 0 (nothing yet), 1 (aggregates[t]
 // holds the tile's own reduction) or 2 (prefixes[t] holds the reduction of tiles 0..t).
@@ -258,14 +266,7 @@ struct scan_kernel {
     T acc = op(carry, excl);
     for (int k = 0; k < items_per_thread; ++k) {
       const std::int64_t j = lid * items_per_thread + k;
-      const T x = tile[j];
-      if (inclusive) {
-        acc = op(acc, x);
-        tile[j] = acc;
-      } else {
-        tile[j] = acc;
-        acc = op(acc, x);
-      }
+      scan_step(acc, tile[j], tile[j], op, inclusive);
     }
     ctx.barrier();
     for (int k = 0; k < items_per_thread; ++k) {

@@ -61,12 +61,7 @@ void radix_sort_impl(const ak::device& dev, K* keys, V* values, std::int64_t n,
   const std::int64_t tiles = cdiv(n, tile);
   const kernel::nd_range tile_range = kernel::range_1d(tiles * block, block);
 
-  device_buffer<K> keys_tmp(dev, n);
-  device_buffer<V> values_tmp(dev, values ? n : 0);
-  K* kin = keys;
-  K* kout = keys_tmp.data();
-  V* vin = values;
-  V* vout = values ? values_tmp.data() : nullptr;
+  ping_pong<K, V> pp(dev, keys, values, n);
   const bool onesweep = can_onesweep(dev);
 
   if (onesweep) {
@@ -80,39 +75,36 @@ void radix_sort_impl(const ak::device& dev, K* keys, V* values, std::int64_t n,
     foreachindex(dev, passes, kernels::fill_body<unsigned>{counters.data(), 0u});
     const std::size_t hist_local = static_cast<std::size_t>(radix * passes) * sizeof(int);
     launch(dev, {tile_range, hist_local, "ak::gpu::radix_histogram"},
-           kernels::radix_histogram_kernel<K>{kin, n, ipt, digit_bits, passes, hist.data()});
+           kernels::radix_histogram_kernel<K>{pp.kin, n, ipt, digit_bits, passes, hist.data()});
     map(dev, hist.data(), hist64.data(), hist.size(), kernels::to_int64{});
     for (int p = 0; p < passes; ++p)
       accumulate(dev, hist64.data() + p * radix, starts.data() + p * radix, radix,
                  kernels::sum_op{}, std::int64_t{0}, false, ak::reduce_then_scan{});
     for (int p = 0; p < passes; ++p) {
-      launch(
-          dev, {tile_range, lay.bytes, "ak::gpu::radix_onesweep"},
-          kernels::radix_scatter_kernel<K, V>{
-              kin, kout, vin, vout, n, tiles, ipt, p * digit_bits, digit_bits, lay, nullptr,
-              starts.data() + p * radix, status.data() + p * tiles * radix, counters.data() + p});
-      std::swap(kin, kout);
-      std::swap(vin, vout);
+      launch(dev, {tile_range, lay.bytes, "ak::gpu::radix_onesweep"},
+             kernels::radix_scatter_kernel<K, V>{
+                 pp.kin, pp.kout, pp.vin, pp.vout, n, tiles, ipt, p * digit_bits, digit_bits, lay,
+                 nullptr, starts.data() + p * radix, status.data() + p * tiles * radix,
+                 counters.data() + p});
+      pp.swap();
     }
   } else {
     device_buffer<std::int64_t> counts(dev, tiles * radix), offsets(dev, tiles * radix);
     const std::size_t count_local = static_cast<std::size_t>(radix) * sizeof(int);
     for (int p = 0; p < passes; ++p) {
       launch(dev, {tile_range, count_local, "ak::gpu::radix_count"},
-             kernels::radix_count_kernel<K>{kin, n, tiles, ipt, p * digit_bits, digit_bits,
+             kernels::radix_count_kernel<K>{pp.kin, n, tiles, ipt, p * digit_bits, digit_bits,
                                             counts.data()});
       accumulate(dev, counts.data(), offsets.data(), counts.size(), kernels::sum_op{},
                  std::int64_t{0}, false, ak::reduce_then_scan{});
       launch(dev, {tile_range, lay.bytes, "ak::gpu::radix_scatter"},
-             kernels::radix_scatter_kernel<K, V>{kin, kout, vin, vout, n, tiles, ipt,
+             kernels::radix_scatter_kernel<K, V>{pp.kin, pp.kout, pp.vin, pp.vout, n, tiles, ipt,
                                                  p * digit_bits, digit_bits, lay, offsets.data(),
                                                  nullptr, nullptr, nullptr});
-      std::swap(kin, kout);
-      std::swap(vin, vout);
+      pp.swap();
     }
   }
-  if (kin != keys) foreachindex(dev, n, kernels::copy_body<K>{kin, keys});
-  if (values && vin != values) foreachindex(dev, n, kernels::copy_body<V>{vin, values});
+  pp.finish(dev);
 }
 
 }  // namespace detail

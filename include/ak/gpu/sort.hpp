@@ -12,6 +12,43 @@ namespace ak::gpu {
 
 namespace detail {
 
+// Keys (and values, when not null) passed back and forth between the caller's arrays and
+// temporaries by sort passes: each pass reads kin/vin and writes kout/vout, then swap().
+template <class K, class V>
+struct ping_pong {
+  device_buffer<K> keys_tmp;
+  device_buffer<V> values_tmp;
+  K* keys;
+  V* values;
+  std::int64_t n;
+  K* kin;
+  K* kout;
+  V* vin;
+  V* vout;
+
+  ping_pong(const ak::device& dev, K* keys_, V* values_, std::int64_t n_)
+      : keys_tmp(dev, n_),
+        values_tmp(dev, values_ ? n_ : 0),
+        keys(keys_),
+        values(values_),
+        n(n_),
+        kin(keys_),
+        kout(keys_tmp.data()),
+        vin(values_),
+        vout(values_ ? values_tmp.data() : nullptr) {}
+
+  void swap() {
+    std::swap(kin, kout);
+    std::swap(vin, vout);
+  }
+
+  // Copies the result back to the caller's arrays when the last pass left it in the temporaries.
+  void finish(const ak::device& dev, const map_tuning& call = {}) const {
+    if (kin != keys) foreachindex(dev, n, kernels::copy_body<K>{kin, keys}, call);
+    if (values && vin != values) foreachindex(dev, n, kernels::copy_body<V>{vin, values}, call);
+  }
+};
+
 // Sorts keys[0, n) (and values, when not null) stably by lt, ping-ponging through temporaries.
 template <class K, class V, class Lt>
 void merge_sort_impl(const ak::device& dev, K* keys, V* values, std::int64_t n, Lt lt,
@@ -24,26 +61,16 @@ void merge_sort_impl(const ak::device& dev, K* keys, V* values, std::int64_t n, 
   foreachindex(dev, cdiv(n, run), kernels::sort_runs_body<K, V, Lt>{keys, values, n, run, lt},
                {.block_size = block, .items_per_thread = 1});
   if (run >= n) return;
-  device_buffer<K> keys_tmp(dev, n);
-  device_buffer<V> values_tmp(dev, values ? n : 0);
-  K* kin = keys;
-  K* kout = keys_tmp.data();
-  V* vin = values;
-  V* vout = values ? values_tmp.data() : nullptr;
+  ping_pong<K, V> pp(dev, keys, values, n);
   const int ipt = static_cast<int>(run);
   const std::int64_t groups = cdiv(cdiv(n, ipt), block);
   for (std::int64_t width = run; width < n; width *= 2) {
-    launch(dev, {kernel::range_1d(groups * block, block), 0, "ak::gpu::merge_pass"},
-           kernels::merge_pass_kernel<K, V, Lt>{kin, kout, vin, vout, n, width, ipt, lt});
-    std::swap(kin, kout);
-    std::swap(vin, vout);
+    launch(
+        dev, {kernel::range_1d(groups * block, block), 0, "ak::gpu::merge_pass"},
+        kernels::merge_pass_kernel<K, V, Lt>{pp.kin, pp.kout, pp.vin, pp.vout, n, width, ipt, lt});
+    pp.swap();
   }
-  if (kin != keys) {  // the result is in the temporaries: copy it back
-    foreachindex(dev, n, kernels::copy_body<K>{kin, keys}, {.block_size = block});
-  }
-  if (values && vin != values) {
-    foreachindex(dev, n, kernels::copy_body<V>{vin, values}, {.block_size = block});
-  }
+  pp.finish(dev, {.block_size = block});
 }
 
 }  // namespace detail

@@ -46,25 +46,27 @@ T add(T* p, T v, memory_order o) {
   return std::atomic_ref<T>(*p).fetch_add(v, to_std(o));
 }
 
+// Stores v while replaces(v, *p) holds (a compare-exchange loop); returns the old value.
+template <atomic_value T, class Replaces>
+T replace_if(T* p, T v, memory_order o, Replaces replaces) {
+  std::atomic_ref<T> r(*p);
+  T old = r.load(std::memory_order_relaxed);
+  while (replaces(v, old) && !r.compare_exchange_weak(old, v, to_std(o), failure_order(o))) {
+  }
+  return old;
+}
+
 // min and max compare with `<` (a NaN never replaces a value, nor is it replaced).
 template <atomic_value T>
 T min(T* p, T v, memory_order o) {
   static_assert(std::is_arithmetic_v<T>, "atomic_min needs an integer or floating-point type");
-  std::atomic_ref<T> r(*p);
-  T old = r.load(std::memory_order_relaxed);
-  while (v < old && !r.compare_exchange_weak(old, v, to_std(o), failure_order(o))) {
-  }
-  return old;
+  return replace_if(p, v, o, [](T x, T old) { return x < old; });
 }
 
 template <atomic_value T>
 T max(T* p, T v, memory_order o) {
   static_assert(std::is_arithmetic_v<T>, "atomic_max needs an integer or floating-point type");
-  std::atomic_ref<T> r(*p);
-  T old = r.load(std::memory_order_relaxed);
-  while (old < v && !r.compare_exchange_weak(old, v, to_std(o), failure_order(o))) {
-  }
-  return old;
+  return replace_if(p, v, o, [](T x, T old) { return old < x; });
 }
 
 template <atomic_value T>
