@@ -338,6 +338,8 @@ void parallel_sort_bits(K* a, K* b, VV* va, VV* vb, std::int64_t n, int bits,
     if (flat || held > 0) close();
   }
   const std::size_t buckets = start.size() - 1;
+  // Empty prefixes after the last bucket closed belong to no bucket: give them the last one.
+  for (std::uint32_t& g : bucket_of) g = std::min(g, static_cast<std::uint32_t>(buckets - 1));
   // The bits a bucket sorts by: those below the prefix, and those in which its prefixes differ.
   auto bucket_bits = [&](std::size_t g) {
     return d.shift + static_cast<int>(std::bit_width(static_cast<std::uint64_t>(low[g] ^ high[g])));
