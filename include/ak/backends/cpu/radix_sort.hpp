@@ -279,7 +279,10 @@ void parallel_sort_bits(K* a, K* b, VV* va, VV* vb, std::int64_t n, int bits,
     parallel_copy(from, len, to, grain);
     if constexpr (has_values) parallel_copy(vfrom, len, vto, grain);
   };
-  if (c.count <= 1 || n * p.element_bytes <= p.bucket_bytes || bits <= p.digit_bits) {
+  if (bits <= 0) return;  // every key is the same
+  // Keys whose differing bits fit one digit (int8, int16, a small range) still take the parallel
+  // step: its prefix then covers the whole key, a parallel counting sort.
+  if (c.count <= 1 || n * p.element_bytes <= p.bucket_bytes) {
     radix_counters hist;
     if (sort_bits(a, b, va, vb, n, bits, p, hist) != a) copy_back(a, b, va, vb, n);
     return;
