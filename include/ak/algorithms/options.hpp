@@ -84,9 +84,10 @@ struct accumulate_options {
 //    float order of DESIGN.md, by default); rev: descending (equal keys keep their order when
 //    stable).
 //  - stable: equal keys keep their input order (the default).
-//  - alg: ak::auto_alg{} (the tuning chooses), ak::radix_sort{} (numeric keys with the default
-//    order only), ak::merge_sort{} (stable, any order), ak::sample_sort{} (not stable, any
-//    order). An algorithm that cannot honour the options is an error, never replaced.
+//  - alg: ak::auto_alg{} (the tuning chooses), ak::radix_sort{} (numeric keys, the element or
+//    what `by` returns, with the default lt), ak::merge_sort{} (stable, any order),
+//    ak::sample_sort{} (any order; stable on cpu). An algorithm that cannot honour the options
+//    is an error, never replaced.
 //  - temp: at least ak::sort_temp_bytes(...) bytes, or empty.
 template <class By = identity, class Lt = isless>
 struct sort_options {

@@ -7,8 +7,9 @@
 //
 // Elements are ordered by lt(by(a), by(b)); the default lt is ak::isless (NaN last, -0.0 before
 // +0.0). Sorts are stable unless .stable = false. The algorithm comes from .alg, resolved once
-// before any data is touched: radix sort (numeric keys, default order; the default for numbers),
-// merge sort (stable, any order; the default otherwise), sample sort (not stable, any order).
+// before any data is touched: radix sort (numeric keys, the element or what `by` returns, with
+// the default lt; the default for them), sample sort (any order, stable on cpu; the cpu's
+// default otherwise), merge sort (stable, any order).
 // An algorithm that cannot honour the options is a capability_error, never replaced.
 // Peak memory: the input plus one scratch copy (plus the indices for sortperm and pairs).
 #pragma once
