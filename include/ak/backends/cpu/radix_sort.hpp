@@ -53,9 +53,6 @@ inline radix_key_t<T> radix_key(T x) noexcept {
   }
 }
 
-// Bits of the key that can differ: bool keys have one.
-template <class T>
-inline constexpr int radix_key_bits_v = std::is_same_v<T, bool> ? 1 : int(sizeof(T) * 8);
 
 namespace radix_detail {
 
