@@ -10,7 +10,6 @@
 #pragma once
 
 #include <algorithm>
-#include <atomic>
 #include <cstdint>
 #include <optional>
 #include <type_traits>
@@ -195,46 +194,12 @@ struct truthy {
   }
 };
 
-// Whether pred holds for some element (want = true) or fails for some (want = false). Tasks stop
-// at the next block once any task has found one.
+// Whether pred holds for some element (want = true) or fails for some (want = false).
 template <bool Want, class T, class Pred>
 bool find_any(view<const T> v, const Pred& pred, const loop_options& o, std::string_view function) {
   const device dev = algorithm_device(function, "src", v.memory());
   const std::int64_t grain = tuning(map_hook{}, dev, tuning_dtype<T>(), o.tuning).cpu_grain;
-  const cpu::strided_space<1> s = space_of(v);
-  const cpu::chunks c = cpu::plan_chunks(s.size(), grain, cpu::balanced_task_limit(), 64);
-  std::atomic<bool> found{false};
-  // Whether a row has an element with pred == Want. A contiguous row is a plain search (its
-  // branch is always predicted; measured faster here than a branch-free or-reduction, which
-  // must widen each comparison).
-  auto row_hits = [&](const T* p, std::int64_t st, std::int64_t n) {
-    const auto hit = [&](const T& x) { return static_cast<bool>(pred(x)) == Want; };
-    if (st == 1) return std::find_if(p, p + n, hit) != p + n;
-    unsigned h = 0;
-    for (std::int64_t i = 0; i < n; ++i) h |= static_cast<unsigned>(hit(p[i * st]));
-    return h != 0;
-  };
-  cpu::parallel_tasks(c.count, [&](std::int64_t k) {
-    // Blocks of 64 KiB: long enough to stream, short enough to stop soon.
-    const std::int64_t block = std::max<std::int64_t>(64, 65536 / static_cast<std::int64_t>(sizeof(T)));
-    for (std::int64_t b = c.begin(k); b < c.end(k); b += block) {
-      if (found.load(std::memory_order_relaxed)) return;
-      const std::int64_t e = std::min(c.end(k), b + block);
-      bool hit = false;
-      if (s.rank == 1) {  // one strided row: no coordinates to track
-        hit = row_hits(v.data() + b * s.row_stride(0), s.row_stride(0), e - b);
-      } else {
-        cpu::visit_rows(s, b, e, [&](const std::array<std::int64_t, 1>& off, std::int64_t n) {
-          hit = row_hits(v.data() + off[0], s.row_stride(0), n) || hit;
-        });
-      }
-      if (hit) {
-        found.store(true, std::memory_order_relaxed);
-        return;
-      }
-    }
-  });
-  return found.load();
+  return cpu::find_any<Want>(v.data(), space_of(v), pred, grain);
 }
 }  // namespace detail
 
