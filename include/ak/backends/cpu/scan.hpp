@@ -1,8 +1,8 @@
 // accumulate (scan) on the cpu backend.
 //
 // 1-d: a single-pass chained scan. Workers take tiles in order from a shared counter; each reduces
-// its tile, waits for the previous tile's inclusive prefix, publishes its own, then scans the tile
-// with that carry while the tile is still in cache. Memory traffic is that of a copy (one read
+// its tile (in four segments), waits for the previous tile's inclusive prefix, publishes its own,
+// then scans the tile with that carry while the tile is still in cache. Memory traffic is that of a copy (one read
 // from memory, one write), where a reduce-then-scan over the whole array reads the input twice.
 // Progress: a tile only waits on tiles taken before it by workers that are running, so the chain
 // always advances. Partial results combine in element order: op need only be associative.
@@ -61,30 +61,65 @@ std::optional<R> reduce_run(const T* in, std::int64_t len, const Op& op) {
   return acc;
 }
 
-// Scans a contiguous tile with a carry: the tile is cut into `ways` segments whose carries come
-// from their aggregates, and the segments are scanned together, one element of each per step, so
-// that `ways` independent chains of op hide its latency. Same contract as scan_run.
+// A tile cut for scanning: an optional head element (an inclusive scan with no carry starts at the
+// first element, which is its own prefix), then `count` segments of `seg` elements (the last one
+// runs to the tile's end) with their aggregates. The aggregates are read once, before the carry is
+// known; the scan then starts each segment from the carry plus the aggregates before it, so that
+// `count` independent chains of op hide its latency.
+template <class R>
+struct tile_split {
+  static constexpr int max_ways = 4;
+  std::int64_t head = 0;
+  std::int64_t seg = 0;
+  int count = 0;
+  R part[max_ways];
+};
+
+template <class T, class R, class Op>
+tile_split<R> split_tile(const T* in, std::int64_t len, const Op& op, bool has_carry) {
+  tile_split<R> t;
+  t.head = has_carry || len == 0 ? 0 : 1;
+  const std::int64_t rest = len - t.head;
+  if (rest <= 0) return t;
+  t.seg = rest / t.max_ways;
+  t.count = t.seg < 64 ? 1 : t.max_ways;  // short tiles: one chain
+  if (t.count == 1) t.seg = rest;
+  for (int s = 0; s < t.count; ++s) {
+    const std::int64_t b = t.head + s * t.seg, e = s + 1 < t.count ? b + t.seg : len;
+    t.part[s] = *reduce_run<T, R>(in + b, e - b, op);
+  }
+  return t;
+}
+
+// carry op (the tile's elements), from the split: empty only for an empty tile with no carry.
+template <class T, class R, class Op>
+std::optional<R> tile_prefix(const T* in, const tile_split<R>& t, const Op& op, std::optional<R> carry) {
+  if (t.head) carry = static_cast<R>(in[0]);
+  for (int s = 0; s < t.count; ++s) carry = carry ? static_cast<R>(op(*carry, t.part[s])) : t.part[s];
+  return carry;
+}
+
+// Scans a split tile with a carry: same contract as scan_run, the segments scanned together, one
+// element of each per step.
 template <class T, class R, class Op>
 void scan_tile(const T* in, R* out, std::int64_t len, const Op& op, std::optional<R> carry,
-               bool inclusive) {
-  constexpr std::int64_t ways = 4;
+               bool inclusive, const tile_split<R>& t) {
   if (len <= 0) return;
-  if (!carry) {  // inclusive without init: the first element is its own prefix
+  if (t.head) {
     out[0] = static_cast<R>(in[0]);
     carry = out[0];
     ++in;
     ++out;
     --len;
   }
-  const std::int64_t seg = len / ways;
-  if (seg < 64) {
+  if (t.count < tile_split<R>::max_ways) {
     scan_run(in, out, 1, 1, len, op, carry, inclusive);
     return;
   }
-  R c[ways];
+  const std::int64_t seg = t.seg;
+  R c[tile_split<R>::max_ways];
   c[0] = *carry;
-  for (std::int64_t s = 1; s < ways; ++s)
-    c[s] = static_cast<R>(op(c[s - 1], *reduce_run<T, R>(in + (s - 1) * seg, seg, op)));
+  for (int s = 1; s < t.count; ++s) c[s] = static_cast<R>(op(c[s - 1], t.part[s - 1]));
   const T* p0 = in;
   const T* p1 = in + seg;
   const T* p2 = in + 2 * seg;
@@ -116,9 +151,8 @@ void scan_tile(const T* in, R* out, std::int64_t len, const Op& op, std::optiona
       c[3] = static_cast<R>(op(c[3], x3));
     }
   }
-  // The last segment continues past ways * seg to the end of the tile.
-  scan_run(in + ways * seg, out + ways * seg, 1, 1, len - ways * seg, op, std::optional<R>(c[ways - 1]),
-           inclusive);
+  // The last segment continues past 4 * seg to the end of the tile.
+  scan_run(in + 4 * seg, out + 4 * seg, 1, 1, len - 4 * seg, op, std::optional<R>(c[3]), inclusive);
 }
 
 // Per-tile state of the chained scan.
@@ -133,17 +167,16 @@ inline std::int64_t scan_tile_count(std::int64_t n, std::int64_t tile) {
   return n <= 0 ? 0 : (n + tile - 1) / tile;
 }
 
-// The serial form of scan_1d's tile chain, with the same rounding: each tile's aggregate is
-// reduced on its own and the carry into the next tile is op(carry, aggregate).
+// The serial form of scan_1d's tile chain, with the same rounding: the carry into the next tile
+// is the carry combined with the tile's segment aggregates (tile_prefix), as in scan_1d.
 template <class T, class R, class Op>
 void scan_tiles_serial(const T* in, R* out, std::int64_t n, const Op& op, std::optional<R> carry,
                        bool inclusive, std::int64_t tile) {
   for (std::int64_t b = 0; b < n; b += tile) {
     const std::int64_t len = std::min(tile, n - b);
-    const std::optional<R> aggregate = reduce_run<T, R>(in + b, len, op);
-    const std::optional<R> next =
-        carry ? std::optional<R>(static_cast<R>(op(*carry, *aggregate))) : aggregate;
-    scan_tile(in + b, out + b, len, op, carry, inclusive);
+    const tile_split<R> t = split_tile<T, R>(in + b, len, op, carry.has_value());
+    const std::optional<R> next = tile_prefix(in + b, t, op, carry);
+    scan_tile(in + b, out + b, len, op, carry, inclusive, t);
     carry = next;
   }
 }
@@ -189,20 +222,18 @@ void scan_1d(const T* in, R* out, std::int64_t n, const Op& op, const std::optio
       const std::int64_t k = next.fetch_add(1, std::memory_order_relaxed);
       if (k >= tiles) return;
       const std::int64_t b = k * tile, len = std::min(tile, n - b);
+      // The tile's aggregates are read before waiting, so that the wait is short.
+      const tile_split<R> t = split_tile<T, R>(in + b, len, op, k > 0 || init.has_value());
       std::optional<R> carry = init;
-      if (k == 0) {
-        state[0].prefix = init ? std::optional<R>(op(*init, *reduce_run<T, R>(in, len, op)))
-                               : reduce_run<T, R>(in, len, op);
-      } else {
-        const std::optional<R> aggregate = reduce_run<T, R>(in + b, len, op);
+      if (k > 0) {
         scan_tile_state<R>& prev = state[static_cast<std::size_t>(k - 1)];
         for (int spins = 0; !prev.ready.load(std::memory_order_acquire); ++spins)
           if (spins > 64) std::this_thread::yield();
         carry = prev.prefix;
-        state[static_cast<std::size_t>(k)].prefix = static_cast<R>(op(*carry, *aggregate));
       }
+      state[static_cast<std::size_t>(k)].prefix = tile_prefix(in + b, t, op, carry);
       state[static_cast<std::size_t>(k)].ready.store(true, std::memory_order_release);
-      scan_tile(in + b, out + b, len, op, carry, inclusive);
+      scan_tile(in + b, out + b, len, op, carry, inclusive, t);
     }
   });
 }
