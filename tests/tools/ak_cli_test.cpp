@@ -151,6 +151,22 @@ TEST(AkCli, BenchWritesRowsForAkPeersAndBandwidth) {
   EXPECT_TRUE(seen.count({"copy", "bandwidth"}));
 }
 
+// `all` in a list of ops is the op ak::all, not every op; alone it is every op.
+TEST(AkCli, BenchOpsListWithAllRunsOnlyTheNamedOps) {
+  const std::string path =
+      ::testing::TempDir() + "ak_bench_all_" + std::to_string(::getpid()) + ".json";
+  auto r = run_ak("bench --ops any,all --dtypes int64 --n 1000 --json '" + path + "'", clean);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::ifstream in(path);
+  ASSERT_TRUE(in) << path;
+  const auto rows = nlohmann::json::parse(in);
+  std::remove(path.c_str());
+  std::set<std::string> ops;
+  for (const auto& row : rows)
+    if (row["impl"] != "bandwidth") ops.insert(row["op"].get<std::string>());
+  EXPECT_EQ(ops, (std::set<std::string>{"any", "all"}));
+}
+
 TEST(AkCli, BenchRejectsBadArguments) {
   for (const char* args : {"bench --ops frobnicate", "bench --n 1e", "bench --n 0", "bench --n 2.5",
                            "bench --dtypes bool", "bench --dtypes float16"}) {

@@ -399,7 +399,8 @@ int run_bench(const bench_options& o) {
   std::vector<const op_spec*> chosen;
   const std::vector<std::string> default_ops{"reduce", "mapreduce", "map", "accumulate", "sort"};
   const std::vector<std::string>& names = o.ops.empty() ? default_ops : o.ops;
-  const bool all = std::find(names.begin(), names.end(), "all") != names.end();
+  // `--ops all` alone is every op; in a list, `all` is the op ak::all.
+  const bool all = names.size() == 1 && names[0] == "all";
   for (const auto& spec : ops)
     if (all || std::find(names.begin(), names.end(), spec.name) != names.end())
       chosen.push_back(&spec);
