@@ -134,6 +134,10 @@ TEST(AkCli, BenchWritesRowsForAkPeersAndBandwidth) {
       EXPECT_TRUE(op == "read" || op == "copy") << row.dump();
     } else {
       EXPECT_TRUE(op == "reduce" || op == "sort") << row.dump();
+      // %bw compares with a bandwidth probe timed beside the case.
+      ASSERT_TRUE(row.contains("bw_gb_s")) << row.dump();
+      EXPECT_GT(row["bw_gb_s"].get<double>(), 0) << row.dump();
+      EXPECT_GT(row["bw_fraction"].get<double>(), 0) << row.dump();
       if (impl != "ak") {
         EXPECT_EQ(row["check"], "ok") << row.dump();
         EXPECT_GT(row["ratio"].get<double>(), 0) << row.dump();

@@ -157,45 +157,65 @@ void on_slices(std::int64_t n, int threads, F f) {
       tbb::static_partitioner{});
 }
 
-bandwidth measure_bandwidth(int threads) {
-  // Several times the last-level cache, so that the caches hold a small part of it.
-  const std::int64_t l3 = device("cpu").info().l3_cache_bytes;
-  const std::int64_t bytes =
-      std::clamp<std::int64_t>(8 * l3, std::int64_t{256} << 20, std::int64_t{1} << 30);
-  const std::int64_t words = bytes / 8;
-  auto src = make_buffer<std::uint64_t>(words);
-  auto dst = make_buffer<std::uint64_t>(words);
-  parallel_fill(src.get(), words, [](std::int64_t i) { return static_cast<std::uint64_t>(i); });
-  parallel_fill(dst.get(), words, [](std::int64_t) { return std::uint64_t{0}; });
-  std::vector<std::uint64_t> partial(static_cast<std::size_t>(threads));
-  volatile std::uint64_t sink = 0;
-  auto read = [&] {
+// Read and copy bandwidth over two buffers kept for the whole run, so that it can be measured
+// again right before each case: this machine drifts (the same copy at 20 to 37 GB/s minutes
+// apart), and an op's %bw is only meaningful against the bandwidth of the same moment.
+class bandwidth_meter {
+ public:
+  explicit bandwidth_meter(int threads) : threads_(threads) {
+    // Several times the last-level cache, so that the caches hold a small part of it.
+    const std::int64_t l3 = device("cpu").info().l3_cache_bytes;
+    const std::int64_t bytes =
+        std::clamp<std::int64_t>(8 * l3, std::int64_t{256} << 20, std::int64_t{1} << 30);
+    words_ = bytes / 8;
+    src_ = make_buffer<std::uint64_t>(words_);
+    dst_ = make_buffer<std::uint64_t>(words_);
+    parallel_fill(src_.get(), words_, [](std::int64_t i) { return static_cast<std::uint64_t>(i); });
+    parallel_fill(dst_.get(), words_, [](std::int64_t) { return std::uint64_t{0}; });
+    partial_.resize(static_cast<std::size_t>(threads));
+  }
+
+  // One read (copy) of the buffers, as GB/s: the probe that alternates with ak in each case.
+  double read_gbs() { return static_cast<double>(words_ * 8) / read() / 1e9; }
+  double copy_gbs() { return 2.0 * static_cast<double>(words_ * 8) / copy() / 1e9; }
+
+  // The medians of `reps` reads and copies, after one of each untimed.
+  bandwidth measure(int reps) {
+    read();
+    copy();
+    std::vector<double> r, c;
+    for (int i = 0; i < reps; ++i) {
+      r.push_back(read());
+      c.push_back(copy());
+    }
+    const double b = static_cast<double>(words_ * 8);
+    return {b / median(r) / 1e9, 2 * b / median(c) / 1e9, words_ * 8};
+  }
+
+ private:
+  double read() {
     const auto t0 = bench_clock::now();
-    on_slices(words, threads, [&](int t, std::int64_t b, std::int64_t e) {
-      partial[static_cast<std::size_t>(t)] = sum_words(src.get() + b, e - b);
+    on_slices(words_, threads_, [&](int t, std::int64_t b, std::int64_t e) {
+      partial_[static_cast<std::size_t>(t)] = sum_words(src_.get() + b, e - b);
     });
     const double t = seconds_since(t0);
-    for (std::uint64_t v : partial) sink = sink + v;
+    for (std::uint64_t v : partial_) sink_ = sink_ + v;
     return t;
-  };
-  auto copy = [&] {
+  }
+  double copy() {
     const auto t0 = bench_clock::now();
-    on_slices(words, threads, [&](int, std::int64_t b, std::int64_t e) {
-      std::memcpy(dst.get() + b, src.get() + b, static_cast<std::size_t>(e - b) * 8);
+    on_slices(words_, threads_, [&](int, std::int64_t b, std::int64_t e) {
+      std::memcpy(dst_.get() + b, src_.get() + b, static_cast<std::size_t>(e - b) * 8);
     });
     return seconds_since(t0);
-  };
-  read();
-  copy();
-  std::vector<double> r, c;
-  for (int i = 0; i < 9; ++i) {
-    r.push_back(read());
-    c.push_back(copy());
   }
-  (void)sink;
-  const double b = static_cast<double>(words * 8);
-  return {b / median(r) / 1e9, 2 * b / median(c) / 1e9, words * 8};
-}
+
+  int threads_;
+  std::int64_t words_ = 0;
+  std::shared_ptr<std::uint64_t[]> src_, dst_;
+  std::vector<std::uint64_t> partial_;
+  volatile std::uint64_t sink_ = 0;
+};
 
 // ---- one case ---------------------------------------------------------------------------------
 
@@ -215,9 +235,12 @@ struct case_result {
   bool writes = false;
   impl_result ak;
   std::vector<impl_result> peers;
+  // The bandwidth probe (a read, or a copy for ops that write) alternated with ak: each pair's
+  // ak GB/s over the probe's, and the probes' GB/s.
+  std::vector<double> bw_fractions, probe_gbs;
 };
 
-case_result run_case(bench_case& c) {
+case_result run_case(bench_case& c, bandwidth_meter& meter) {
   case_result r;
   r.op = c.op;
   r.note = c.note;
@@ -257,11 +280,21 @@ case_result run_case(bench_case& c) {
       r.peers[k].ratios.push_back(b / a);
     }
   }
-  if (c.peers.empty()) {
+  // And ak with the bandwidth probe, so that %bw compares ak with the bandwidth of the same
+  // moments (this machine drifts by 2x within minutes). The probe streams 1 GiB, so ak's runs
+  // here start from cold caches: %bw is a memory-bound figure even where the data would fit.
+  {
     const auto t0 = bench_clock::now();
-    for (int runs = 0; runs < max_pairs && (runs < min_pairs || seconds_since(t0) < budget_s);
-         ++runs)
-      r.ak.times.push_back(timed_run(c.ak));
+    for (int pairs = 0; pairs < max_pairs && (pairs < min_pairs || seconds_since(t0) < budget_s);
+         ++pairs) {
+      const double a = timed_run(c.ak);
+      const double g = c.writes ? meter.copy_gbs() : meter.read_gbs();
+      // The probe leaves the caches cold for ak's next run: these times count only when there
+      // is no peer to time ak beside.
+      if (c.peers.empty()) r.ak.times.push_back(a);
+      r.probe_gbs.push_back(g);
+      r.bw_fractions.push_back(c.bytes / a / 1e9 / g);
+    }
   }
   return r;
 }
@@ -308,10 +341,17 @@ void print_header() {
             << "\n";
 }
 
-void print_row(const case_result& c, const impl_result& r, bool is_ak, const bandwidth& bw) {
+// An impl's GB/s over the bandwidth: for ak the median of its pairs with the probe, for a peer
+// its median GB/s over the probes' median.
+double bw_fraction(const case_result& c, const impl_result& r, bool is_ak) {
+  if (is_ak) return median(c.bw_fractions);
+  return c.bytes / median(r.times) / 1e9 / median(c.probe_gbs);
+}
+
+void print_row(const case_result& c, const impl_result& r, bool is_ak) {
   const double t = median(r.times);
   const double gbs = c.bytes / t / 1e9;
-  const double frac = gbs / (c.writes ? bw.copy_gbs : bw.read_gbs);
+  const double frac = bw_fraction(c, r, is_ak);
   std::cout << std::left << std::setw(w_op) << c.op << std::setw(w_dtype) << name_of(c.type)
             << std::setw(w_n) << size_text(c.n) << std::setw(w_impl) << r.name << std::right
             << std::setw(w_time) << time_text(t) << std::setw(w_ratio)
@@ -322,7 +362,7 @@ void print_row(const case_result& c, const impl_result& r, bool is_ak, const ban
   std::cout << "\n";
 }
 
-json row_json(const case_result& c, const impl_result& r, bool is_ak, const bandwidth& bw) {
+json row_json(const case_result& c, const impl_result& r, bool is_ak) {
   const double t = median(r.times);
   const double gbs = c.bytes / t / 1e9;
   json j = {{"op", c.op},
@@ -331,8 +371,9 @@ json row_json(const case_result& c, const impl_result& r, bool is_ak, const band
             {"impl", r.name},
             {"median_s", t},
             {"gb_s", gbs},
-            {"bw_fraction", gbs / (c.writes ? bw.copy_gbs : bw.read_gbs)},
+            {"bw_fraction", bw_fraction(c, r, is_ak)},
             {"bw_compared_with", c.writes ? "copy" : "read"},
+            {"bw_gb_s", median(c.probe_gbs)},
             {"bytes", c.bytes},
             {"elements", c.elements},
             {"group", c.group},
@@ -428,7 +469,8 @@ int run_bench(const bench_options& o) {
   for (const auto& p : available_peers()) std::cout << " " << p;
   std::cout << "\n" << std::flush;
 
-  const bandwidth bw = measure_bandwidth(threads);
+  bandwidth_meter meter(threads);
+  const bandwidth bw = meter.measure(9);
   std::cout << "memory bandwidth, measured now on " << threads << " threads over "
             << mib_text(static_cast<double>(bw.buffer_bytes)) << ": read "
             << fixed_text(bw.read_gbs, 1) << " GB/s (a sum, 8 accumulators per thread), copy "
@@ -437,7 +479,8 @@ int run_bench(const bench_options& o) {
 
   std::vector<case_result> results;
   json rows = json::array();
-  std::set<std::pair<std::int64_t, dtype>> seen;
+  // The bandwidth measured before each case, per (n, dtype).
+  std::map<std::pair<std::int64_t, dtype>, std::vector<bandwidth>> seen;
   std::vector<std::string> mismatches;
   for (const op_spec* spec : chosen) {
     for (dtype t : dtypes.empty() ? spec->default_dtypes : dtypes) {
@@ -447,15 +490,16 @@ int run_bench(const bench_options& o) {
           bench_case c = spec->build(t, n);
           c.type = t;
           c.n = n;
-          r = run_case(c);
+          r = run_case(c, meter);
         }  // the case's memory goes here
         r.group = spec->group;
-        seen.insert({n, t});
-        print_row(r, r.ak, true, bw);
-        rows.push_back(row_json(r, r.ak, true, bw));
+        seen[{n, t}].push_back(r.writes ? bandwidth{0, median(r.probe_gbs), 0}
+                                        : bandwidth{median(r.probe_gbs), 0, 0});
+        print_row(r, r.ak, true);
+        rows.push_back(row_json(r, r.ak, true));
         for (const auto& p : r.peers) {
-          print_row(r, p, false, bw);
-          rows.push_back(row_json(r, p, false, bw));
+          print_row(r, p, false);
+          rows.push_back(row_json(r, p, false));
           if (!p.mismatch.empty()) {
             std::string m = r.op + " " + std::string(name_of(t)) + " n=" + size_text(n) + " " +
                             p.name + ": " + p.mismatch;
@@ -469,15 +513,24 @@ int run_bench(const bench_options& o) {
     }
   }
 
-  // The bandwidth as times for each (n, dtype) of the run.
-  for (const auto& [n, t] : seen) {
+  // The bandwidth as times for each (n, dtype) of the run: the medians of what was measured
+  // before its cases.
+  for (const auto& [key, measured] : seen) {
+    const auto [n, t] = key;
+    std::vector<double> reads, copies;
+    for (const bandwidth& m : measured) {
+      if (m.read_gbs > 0) reads.push_back(m.read_gbs);
+      if (m.copy_gbs > 0) copies.push_back(m.copy_gbs);
+    }
+    const bandwidth bw_case{reads.empty() ? bw.read_gbs : median(reads),
+                            copies.empty() ? bw.copy_gbs : median(copies), bw.buffer_bytes};
     const double b = static_cast<double>(n) * static_cast<double>(size_of(t));
     rows.push_back(json{{"op", "read"},
                         {"dtype", std::string(name_of(t))},
                         {"n", n},
                         {"impl", "bandwidth"},
-                        {"median_s", b / (bw.read_gbs * 1e9)},
-                        {"gb_s", bw.read_gbs},
+                        {"median_s", b / (bw_case.read_gbs * 1e9)},
+                        {"gb_s", bw_case.read_gbs},
                         {"bytes", b},
                         {"buffer_bytes", bw.buffer_bytes},
                         {"threads", threads}});
@@ -485,8 +538,8 @@ int run_bench(const bench_options& o) {
                         {"dtype", std::string(name_of(t))},
                         {"n", n},
                         {"impl", "bandwidth"},
-                        {"median_s", 2 * b / (bw.copy_gbs * 1e9)},
-                        {"gb_s", bw.copy_gbs},
+                        {"median_s", 2 * b / (bw_case.copy_gbs * 1e9)},
+                        {"gb_s", bw_case.copy_gbs},
                         {"bytes", 2 * b},
                         {"buffer_bytes", bw.buffer_bytes},
                         {"threads", threads}});
@@ -495,7 +548,9 @@ int run_bench(const bench_options& o) {
   std::cout << "\nvs ak: the median over pairs of (peer time / ak time) from alternating runs; "
                "> 1 means ak is faster.\n"
             << "GB/s: the bytes the op must move / median time; %bw: that / the bandwidth "
-               "measured above (read for ops that only read, copy for ops that also write).\n"
+               "of the same moments: a probe (a read of a 1 GiB buffer for ops that only read, a copy for "
+               "ops that also write) alternates with ak in each case, and %bw is the median over "
+               "those pairs (this machine's bandwidth drifts).\n"
             << "bytes counted: reduce, mapreduce, count, any, all, sum_dims: the input once; "
                "map, broadcast, accumulate: input read + output written; sorts: the data read "
                "and written once (a lower bound: sorts make several passes); sortperm: keys "
@@ -504,9 +559,7 @@ int run_bench(const bench_options& o) {
 
   const std::int64_t l3 = device("cpu").info().l3_cache_bytes;
   bool in_cache = false;
-  for (const auto& r : results)
-    in_cache =
-        in_cache || r.bytes / median(r.ak.times) / 1e9 > (r.writes ? bw.copy_gbs : bw.read_gbs);
+  for (const auto& r : results) in_cache = in_cache || median(r.bw_fractions) > 1;
   if (in_cache)
     std::cout << "%bw over 100%: the case's data fits in the caches (the last level holds "
               << mib_text(static_cast<double>(l3))
