@@ -21,6 +21,7 @@
 
 #include "ak/backends/cpu/distribution.hpp"
 #include "ak/backends/cpu/parallel.hpp"
+#include "ak/core/operators.hpp"
 
 namespace ak::cpu {
 
@@ -53,6 +54,21 @@ inline radix_key_t<T> radix_key(T x) noexcept {
   }
 }
 
+// The integer whose radix_key is u: radix_key's inverse, for integer types (a float's NaNs share
+// one key, so floats have none).
+template <class T>
+  requires std::is_integral_v<T>
+T radix_unkey(radix_key_t<T> u) noexcept {
+  using U = radix_key_t<T>;
+  if constexpr (std::is_same_v<T, bool>) {
+    return u != 0;
+  } else if constexpr (std::is_signed_v<T>) {
+    constexpr U sign = U(1) << (sizeof(U) * 8 - 1);
+    return static_cast<T>(static_cast<U>(u ^ sign));
+  } else {
+    return static_cast<T>(u);
+  }
+}
 
 namespace radix_detail {
 
@@ -277,8 +293,8 @@ void parallel_sort_bits(K* a, K* b, VV* va, VV* vb, std::int64_t n, int bits,
     if constexpr (has_values) parallel_copy(vfrom, len, vto, grain);
   };
   if (bits <= 0) return;  // every key is the same
-  // Keys whose differing bits fit one digit (int8, int16, a small range) still take the parallel
-  // step: its prefix then covers the whole key, a parallel counting sort.
+  // Keys whose differing bits fit one digit (int8, int16 with values, a small range) take the
+  // parallel step: its prefix then covers the whole key, a parallel counting sort.
   if (c.count <= 1 || n * p.element_bytes <= p.bucket_bytes) {
     radix_counters hist;
     if (sort_bits(a, b, va, vb, n, bits, p, hist) != a) copy_back(a, b, va, vb, n);
@@ -398,6 +414,41 @@ void parallel_sort_bits(K* a, K* b, VV* va, VV* vb, std::int64_t n, int bits,
   });
 }
 
+// Sorts integer keys (no payload, each element its own key) that differ in the `bits` <= 16 low
+// bits of their transformed keys, `first` being one of those: equal keys are equal bits, so the
+// sorted data is written from the counts alone, one read and one write of the data (a counting
+// sort) instead of radix passes.
+template <class K, class P>
+void counting_sort(K* keys, std::int64_t n, int bits, typename P::bits_type first, const P& p,
+                   std::int64_t grain) {
+  using U = typename P::bits_type;
+  const std::size_t values = std::size_t{1} << bits;
+  const chunks c = plan_chunks(n, grain, num_threads(), 16);
+  const std::size_t nc = static_cast<std::size_t>(c.count);
+  std::vector<std::int64_t> counts(nc * values, 0);
+  parallel_tasks(c.count, [&](std::int64_t k) {
+    count_digit(keys, c.begin(k), c.end(k), digit{0, bits}, p, counts.data() + static_cast<std::size_t>(k) * values);
+  });
+  std::vector<std::int64_t> start(values + 1, 0);  // where each key value's run begins
+  for (std::size_t v = 0; v < values; ++v) {
+    std::int64_t count = 0;
+    for (std::size_t k = 0; k < nc; ++k) count += counts[k * values + v];
+    start[v + 1] = start[v] + count;
+  }
+  const U high = static_cast<U>(first & ~static_cast<U>(values - 1));
+  // Each task writes its chunk of the output: the runs of the key values that cover it.
+  parallel_tasks(c.count, [&](std::int64_t k) {
+    const std::int64_t e = c.end(k);
+    std::size_t v = static_cast<std::size_t>(std::upper_bound(start.begin(), start.end(), c.begin(k)) - start.begin() - 1);
+    for (std::int64_t i = c.begin(k); i < e; ++v) {
+      const std::int64_t run_end = std::min(e, start[v + 1]);
+      if (run_end <= i) continue;
+      std::fill(keys + i, keys + run_end, radix_unkey<K>(static_cast<U>((high | static_cast<U>(v)) ^ p.flip)));
+      i = run_end;
+    }
+  });
+}
+
 }  // namespace radix_detail
 
 // The key radix sort orders elements of type T by, when key_of gives it.
@@ -442,6 +493,14 @@ void radix_sort(K* keys, K* key_tmp, std::conditional_t<std::is_void_v<V>, std::
   for (const U d : differ) any |= d;
   const int bits = static_cast<int>(std::bit_width(any));
   if (bits == 0) return;
+  if constexpr (std::is_void_v<V> && std::is_integral_v<K> && std::is_same_v<Key, K> &&
+                (std::is_same_v<KeyOf, radix_detail::own_key> || std::is_same_v<KeyOf, identity>)) {
+    // Narrow keys (int8, int16, a small range) with enough elements to fill the counts.
+    if (bits <= 16 && (std::int64_t{1} << bits) <= 4 * n) {
+      radix_detail::counting_sort(keys, n, bits, first, plan, grain);
+      return;
+    }
+  }
   radix_detail::parallel_sort_bits<K, VV>(keys, key_tmp, values, value_tmp, n, bits, plan, grain);
 }
 
