@@ -8,6 +8,8 @@
 //
 // Small runs take LSD passes in cache; data larger than the cache takes one MSD pass first (see
 // radix_sort below). Passes scatter contiguous chunks in order, which keeps the sort stable.
+// Integer keys alone (no values) that differ in at most 16 bits are counted and written back
+// from the counts (counting_sort): equal integer keys are equal bits.
 #pragma once
 
 #include <algorithm>
