@@ -1,5 +1,6 @@
 // Argument checks and errors shared by every algorithm (see detail/arguments.hpp).
 #include "ak/algorithms/detail/arguments.hpp"
+#include "ak/algorithms/detail/gpu_dispatch.hpp"
 
 #include <string>
 
@@ -12,12 +13,56 @@ device algorithm_device(std::string_view function, std::string_view argument,
     return cpu;
   }
   device dev = device_of(memory);
-  if (dev.backend() != "cpu")
+  // GPU-style kernels launch on sim only in this version (the cuda backend adds its launcher).
+  if (dev.backend() != "cpu" && dev.backend() != "sim")
     throw capability_error(std::string(function) + ": argument '" + std::string(argument) +
                            "' is on device '" + dev.name() + "', and backend '" + dev.backend() +
-                           "' has no algorithms in this version of ak (only cpu has); copy the "
-                           "data to host memory first");
+                           "' has no algorithms in this version of ak (cpu and sim have); copy "
+                           "the data to host memory first");
   return dev;
+}
+
+device cpu_algorithm_device(std::string_view function, std::string_view argument,
+                            const memory_space& memory) {
+  device dev = algorithm_device(function, argument, memory);
+  if (on_gpu(dev))
+    throw capability_error(std::string(function) + ": argument '" + std::string(argument) +
+                           "' is on device '" + dev.name() + "'; " + std::string(function) +
+                           " runs on the cpu only in this version of ak (reduce, accumulate, "
+                           "sort, sortperm, sort_by_key, searchsorted, count, any and all run on "
+                           "GPU-style devices); copy the data to host memory first");
+  return dev;
+}
+
+bool on_gpu_memory(const memory_space& memory) {
+  if (&memory == &host_memory()) return false;
+  return device_of(memory).info().kind != device_kind::cpu;
+}
+
+void check_same_device(std::string_view function, std::string_view argument, const device& dev,
+                       const memory_space& memory) {
+  if (&memory == &dev.memory() || algorithm_device(function, argument, memory) == dev) return;
+  const std::string where = &memory == &host_memory() ? "host memory" : device_of(memory).name();
+  throw argument_error(std::string(function) + ": argument '" + std::string(argument) + "' is in " +
+                       where + ", but the call runs on device '" + dev.name() +
+                       "' where its first array is; every array must be on that device");
+}
+
+void throw_gpu_needs_neutral(std::string_view function, const device& dev) {
+  throw argument_error(std::string(function) + ": on device '" + dev.name() +
+                       "' (GPU-style) partial results start from the operator's neutral element, "
+                       "and this operator has no known one; pass .neutral");
+}
+
+void throw_gpu_unsupported(std::string_view function, const device& dev, std::string_view what) {
+  throw capability_error(std::string(function) + ": on device '" + dev.name() + "': " +
+                         std::string(what));
+}
+
+void throw_no_float64(std::string_view function, const device& dev) {
+  throw capability_error(std::string(function) + ": device '" + dev.name() +
+                         "' has no float64 (its capabilities say so); use float32 data or "
+                         "another device");
 }
 
 void throw_shape_mismatch(std::string_view function, std::string_view argument,

@@ -93,9 +93,14 @@ resolved_sort resolve(const sort_alg& alg, const device& dev, dtype t, const sor
     throw capability_error(
         "radix_sort cannot honour a custom `lt`, or a `by` that returns no number: it orders "
         "numeric keys by their bits. Use ak::merge_sort, ak::sample_sort or ak::auto_alg");
+  // Sample sort exists on the cpu backend only.
+  if (std::holds_alternative<sample_sort>(alg) && dev.info().kind != device_kind::cpu)
+    throw capability_error("sample_sort has no implementation for GPU-style devices such as " +
+                           on_device(dev) + "; use ak::merge_sort, ak::radix_sort or ak::auto_alg");
   // The cpu backend's sample sort is stable (its distribution steps keep equal elements in
   // order); other backends have none that is.
   const bool stable_sample_sort = dev.info().kind == device_kind::cpu;
+  const bool gpu_style = dev.info().kind != device_kind::cpu;
   if (std::holds_alternative<sample_sort>(alg) && facts.stable && !stable_sample_sort)
     throw capability_error(
         "sample_sort is not stable on " + dev.name() +
@@ -129,7 +134,7 @@ resolved_sort resolve(const sort_alg& alg, const device& dev, dtype t, const sor
   // backends take merge sort, which honours every comparator and is stable.
   if (std::holds_alternative<auto_alg>(alg) &&
       ((r.algorithm == sort_algorithm::radix && facts.custom_order) ||
-       (r.algorithm == sort_algorithm::sample && facts.stable && !stable_sample_sort)))
+       (r.algorithm == sort_algorithm::sample && (facts.stable || gpu_style) && !stable_sample_sort)))
     r.algorithm = r.tuning.algorithm = stable_sample_sort ? sort_algorithm::sample : sort_algorithm::merge;
   // Step 4.
   check_group_shape(name_of(r.algorithm), r.tuning.block_size, 0, dev);

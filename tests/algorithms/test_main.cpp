@@ -1,5 +1,7 @@
-// main() of the algorithm tests: a clean tuning environment (no user overrides or caches) and
-// the base seed of the randomised tests, from AK_TEST_SEED or chosen at random and printed.
+// main() of the algorithm tests: a clean tuning environment (no user overrides or caches), the
+// base seed of the randomised tests, from AK_TEST_SEED or chosen at random and printed, and the
+// device under test: AKT_DEVICE=sim:N (cpu by default; read by static initialisers, so it is an
+// environment variable, not a flag) with AK_SIM_SEED, the shuffle seed of sim.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -34,6 +36,19 @@ std::uint64_t base_seed() {
   return seed;
 }
 
+const std::string& target_name() {
+  static const std::string name = [] {
+    const char* d = std::getenv("AKT_DEVICE");
+    return std::string(d != nullptr && *d != '\0' ? d : "cpu");
+  }();
+  return name;
+}
+
+const ak::device& target() {
+  static const ak::device dev(target_name());
+  return dev;
+}
+
 }  // namespace akt
 
 int main(int argc, char** argv) {
@@ -44,6 +59,13 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) listing |= std::string(argv[i]).rfind("--gtest_list_tests", 0) == 0;
   ::testing::InitGoogleTest(&argc, argv);
   // Not while ctest lists the tests: its parser reads every line.
-  if (!listing) std::printf("AK_TEST_SEED=%llu\n", static_cast<unsigned long long>(akt::base_seed()));
+  if (!listing) {
+    std::printf("AK_TEST_SEED=%llu\n", static_cast<unsigned long long>(akt::base_seed()));
+    if (akt::on_sim()) {
+      const char* seed = std::getenv("AK_SIM_SEED");
+      std::printf("device under test: %s, AK_SIM_SEED=%s\n", akt::target().name().c_str(),
+                  seed != nullptr ? seed : "0");
+    }
+  }
   return RUN_ALL_TESTS();
 }

@@ -108,7 +108,88 @@ class rng {
   SCOPED_TRACE(::akt::seed_note());             \
   ::akt::rng name(::akt::test_seed())
 
+// ---- The device under test ---------------------------------------------------------------------
+// The test bodies are written once and run on the device that AKT_DEVICE names: "cpu" (the
+// default) or a sim profile, "sim:0" ... "sim:3" (with AK_SIM_SEED as its shuffle seed). CTest
+// registers the binary once per device and seed (tests/algorithms/CMakeLists.txt): the cpu runs
+// carry the label `algorithms`, the sim runs the label `sim`.
+
+// The name in AKT_DEVICE, read once (no backend is loaded for it: safe in static initialisers).
+const std::string& target_name();
+inline bool on_sim() { return target_name() != "cpu"; }
+// The device itself (loads the backend on first use).
+const ak::device& target();
+// Where arrays of the device under test live: host memory on cpu, the device's memory on sim.
+inline const ak::memory_space& target_memory() {
+  return on_sim() ? target().memory() : ak::host_memory();
+}
+
+// The size lists below are shorter on sim, where each work-item is a fiber; `pick` chooses.
+template <class T>
+T pick(T cpu, T sim) {
+  return on_sim() ? sim : cpu;
+}
+
+// Whether T runs on the device under test (float64 needs the device's float64 capability: the
+// Apple-like sim:3 has none, and its calls must be capability errors; see TypesOnTheDevice).
+template <class T>
+bool type_on_target() {
+  if constexpr (std::is_same_v<T, double>) return !on_sim() || target().caps().float64;
+  else return true;
+}
+#define AKT_SKIP_UNLESS_TYPE_ON_TARGET(T)                                               \
+  if (!::akt::type_on_target<T>())                                                      \
+  GTEST_SKIP() << "float64 is not on " << ::akt::target_name()                          \
+               << " (its capability error is tested by TypesOnTheDevice)"
+
+// The fixture of the typed tests: a dtype the device under test lacks is skipped there.
+template <class T>
+class typed_test : public ::testing::Test {
+ protected:
+  void SetUp() override { AKT_SKIP_UNLESS_TYPE_ON_TARGET(T); }
+};
+
+// Bytes between device memory and the host.
+inline void to_host(void* dst, const void* src, std::size_t bytes, const ak::memory_space& m) {
+  if (bytes == 0) return;
+  if (m.host_accessible()) std::memcpy(dst, src, bytes);
+  else m.copy_to_host(dst, src, bytes);
+}
+inline void from_host(void* dst, const void* src, std::size_t bytes, const ak::memory_space& m) {
+  if (bytes == 0) return;
+  if (m.host_accessible()) std::memcpy(dst, src, bytes);
+  else m.copy_from_host(dst, src, bytes);
+}
+
 // ---- Host buffers -----------------------------------------------------------------------------
+
+template <class T>
+class buf;
+
+// What buf::view() returns: on cpu a view of the buffer itself; on sim a view of the buffer's
+// mirror in device memory, filled from the buffer when made. When it goes away, what the call
+// wrote into the mirror (and only that: host writes made meanwhile stay) comes back to the buffer.
+template <class T>
+class dview : public ak::view<T> {
+ public:
+  dview(ak::view<T> v, T* host, std::shared_ptr<std::vector<unsigned char>> snapshot)
+      : ak::view<T>(v), host_(host), snapshot_(std::move(snapshot)) {}
+  dview(const dview&) = default;
+  dview& operator=(const dview&) = delete;
+  ~dview() {
+    if (!snapshot_ || snapshot_->empty()) return;
+    const std::size_t bytes = snapshot_->size();
+    std::vector<unsigned char> now(bytes);
+    to_host(now.data(), this->data(), bytes, this->memory());
+    if (std::memcmp(now.data(), snapshot_->data(), bytes) == 0) return;
+    std::memcpy(static_cast<void*>(host_), now.data(), bytes);
+    *snapshot_ = now;
+  }
+
+ private:
+  T* host_;
+  std::shared_ptr<std::vector<unsigned char>> snapshot_;
+};
 
 // A std::vector without the vector<bool> specialisation: contiguous elements for every T.
 template <class T>
@@ -135,27 +216,52 @@ class buf {
   const T* end() const { return p_.get() + n_; }
   T& operator[](i64 i) { return p_[static_cast<std::size_t>(i)]; }
   const T& operator[](i64 i) const { return p_[static_cast<std::size_t>(i)]; }
-  ak::view<T> view() { return ak::view<T>(data(), ak::shape{n_}); }
-  ak::view<const T> view() const { return ak::view<const T>(data(), ak::shape{n_}); }
+  // The buffer as a 1-d view on the device under test (see dview).
+  dview<T> view() {
+    if (!on_sim()) return dview<T>(ak::view<T>(data(), ak::shape{n_}), data(), nullptr);
+    T* d = mirror();
+    auto snap = std::make_shared<std::vector<unsigned char>>(bytes());
+    if (n_ > 0) std::memcpy(snap->data(), static_cast<const void*>(data()), bytes());
+    return dview<T>(ak::view<T>(d, ak::shape{n_}, target_memory()), data(), std::move(snap));
+  }
+  ak::view<const T> view() const {
+    if (!on_sim()) return ak::view<const T>(data(), ak::shape{n_});
+    return ak::view<const T>(mirror(), ak::shape{n_}, target_memory());
+  }
+  // A host view of the buffer, wherever the tests run.
+  ak::view<T> host_view() { return ak::view<T>(data(), ak::shape{n_}); }
 
  private:
+  std::size_t bytes() const { return static_cast<std::size_t>(n_) * sizeof(T); }
+  // The device copy, refreshed from the host elements.
+  T* mirror() const {
+    if (!dev_ || dev_->size() != n_) dev_ = std::make_shared<ak::array<T>>(ak::shape{n_}, target_memory());
+    from_host(dev_->data(), data(), bytes(), dev_->memory());
+    return dev_->data();
+  }
+
   i64 n_ = 0;
   std::unique_ptr<T[]> p_;
+  mutable std::shared_ptr<ak::array<T>> dev_;
 };
 
+// An array of the buffer's elements on the device under test.
 template <class T>
 ak::array<T> to_array(const buf<T>& b, const ak::shape& s) {
-  ak::array<T> a(s);
-  std::copy(b.begin(), b.end(), a.data());
+  ak::array<T> a(s, target_memory());
+  from_host(a.data(), b.data(), static_cast<std::size_t>(b.size()) * sizeof(T), a.memory());
   return a;
 }
 template <class T>
 ak::array<T> to_array(const buf<T>& b) {
   return to_array(b, ak::shape{b.size()});
 }
+// The elements of an array (wherever it is) in a host buffer.
 template <class T>
 buf<T> to_buf(const ak::array<T>& a) {
-  return buf<T>(a.data(), a.size());
+  buf<T> b(a.size());
+  to_host(b.data(), a.data(), static_cast<std::size_t>(a.size()) * sizeof(T), a.memory());
+  return b;
 }
 
 // ---- n-d index walks --------------------------------------------------------------------------
@@ -192,12 +298,34 @@ T& at(const ak::view<T>& v, const index_t& idx) {
   return v.data()[offset_of(v, idx)];
 }
 
-// The elements of v in row-major order (an independent reading, not ak::copy).
+// A host view with v's shape and strides over a host copy of the memory v spans (v itself when
+// the host can read it); `keep` holds the copy.
+template <class T>
+using host_copy = std::unique_ptr<std::remove_const_t<T>[]>;
+template <class T>
+ak::view<const T> readable(const ak::view<T>& v, host_copy<T>& keep) {
+  if (v.memory().host_accessible() || v.size() == 0) return ak::view<const T>(v);
+  i64 lo = 0, hi = 0;
+  for (std::size_t d = 0; d < v.rank(); ++d) {
+    const i64 span = (v.shape()[d] - 1) * v.strides()[d];
+    (span < 0 ? lo : hi) += span;
+  }
+  const std::size_t count = static_cast<std::size_t>(hi - lo + 1);
+  keep.reset(new std::remove_const_t<T>[count]);
+  to_host(keep.get(), v.data() + lo, count * sizeof(T), v.memory());
+  return ak::view<const T>(ak::detail::unchecked, keep.get() - lo, v.shape(), v.strides(),
+                           ak::host_memory());
+}
+
+// The elements of v in row-major order (an independent reading, not ak::copy), wherever v is.
 template <class T>
 buf<std::remove_const_t<T>> gather(const ak::view<T>& v) {
-  buf<std::remove_const_t<T>> out(v.size());
+  using U = std::remove_const_t<T>;
+  buf<U> out(v.size());
+  host_copy<T> keep;
+  const ak::view<const T> h = readable(v, keep);
   i64 k = 0;
-  for_each_index(v.shape(), [&](const index_t& idx) { out[k++] = at(v, idx); });
+  for_each_index(h.shape(), [&](const index_t& idx) { out[k++] = at(h, idx); });
   return out;
 }
 
@@ -300,7 +428,8 @@ template <class T>
 ::testing::AssertionResult same_elements(const ak::array<T>& got, const buf<T>& want) {
   if (got.size() != want.size())
     return ::testing::AssertionFailure() << "size " << got.size() << ", want " << want.size();
-  return same_range(got.data(), want.data(), want.size());
+  const buf<T> g = to_buf(got);
+  return same_range(g.data(), want.data(), want.size());
 }
 template <class T>
 ::testing::AssertionResult same_elements(const buf<T>& got, const buf<T>& want) {
@@ -465,10 +594,17 @@ inline const std::vector<i64> small_sizes{0,   1,   2,   3,    7,    31,   127, 
 // 65537 is a prime too.
 inline const std::vector<i64> grain_sizes{16383, 16384, 16385, 32767, 32768,  32769,
                                           65535, 65536, 65537, 131072, 131073};
-inline constexpr i64 big_size = 1000000;
+// On sim (each work-item a fiber): 10000 still spans many groups and tiles of every profile.
+inline const i64 big_size = on_sim() ? 10000 : 1000000;
 
+// On sim: the small sizes (many tiles already: a sim group holds 256 to 1024 work-items), one
+// grain size and big_size.
 inline std::vector<i64> all_sizes() {
   std::vector<i64> s = small_sizes;
+  if (on_sim()) {
+    s.insert(s.end(), {16385, big_size});
+    return s;
+  }
   s.insert(s.end(), grain_sizes.begin(), grain_sizes.end());
   s.push_back(big_size);
   return s;
@@ -506,8 +642,9 @@ laid_out<T> make_layout_with(const std::vector<i64>& extents, layout l, Gen&& ge
   if (l == layout::strided)
     for (auto& e : pe) e *= 2;
   if (l == layout::transposed) std::reverse(pe.begin(), pe.end());
-  laid_out<T> out{ak::array<T>(make_shape(pe)), {}, {}};
-  for (i64 i = 0; i < out.parent.size(); ++i) out.parent.data()[i] = gen();
+  buf<T> host(make_shape(pe).size());
+  for (auto& x : host) x = gen();
+  laid_out<T> out{to_array(host, make_shape(pe)), {}, {}};
   ak::view<T> w = out.parent.view();
   for (std::size_t d = 0; d < extents.size(); ++d) {
     const i64 d64 = static_cast<i64>(d);
@@ -532,8 +669,9 @@ template <class T>
   for_each_index(lo.view.shape(), [&](const index_t& idx) {
     inside[(&at(lo.view, idx)) - lo.parent.data()] = true;
   });
+  const buf<T> now = to_buf(lo.parent);
   for (i64 i = 0; i < lo.parent.size(); ++i)
-    if (!inside[i] && !same_bits(lo.parent.data()[i], lo.parent_before[i]))
+    if (!inside[i] && !same_bits(now[i], lo.parent_before[i]))
       return ::testing::AssertionFailure() << "element " << i << " of the parent, outside the view, changed";
   return ::testing::AssertionSuccess();
 }

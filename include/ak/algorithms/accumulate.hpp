@@ -14,6 +14,7 @@
 #include <type_traits>
 
 #include "ak/algorithms/detail/arguments.hpp"
+#include "ak/algorithms/detail/gpu_dispatch.hpp"
 #include "ak/algorithms/elementwise.hpp"
 #include "ak/algorithms/options.hpp"
 #include "ak/algorithms/precompiled.hpp"
@@ -23,18 +24,67 @@ namespace ak {
 
 namespace detail {
 
+// The GPU path: a 1-d scan (the algorithm value that the call's scan tuning names, resolved for
+// the device: auto, reduce_then_scan or decoupled_lookback) on contiguous data (strided views are
+// packed and written back), or ak::gpu::accumulate_dim over the strides along a dimension of an
+// n-d array (one group or one work-item per line; the algorithm value is resolved and checked
+// all the same). Seeded with the neutral element; the caller's init is applied after.
 template <class T, class R, class Op>
-void accumulate_impl(view<const T> src, view<R> dst, const Op& op, const accumulate_options<R>& o,
-                     std::string_view function) {
-  const device dev = algorithm_device(function, "src", src.memory());
-  if (src.shape() != dst.shape()) throw_shape_mismatch(function, "dst", src.shape(), dst.shape());
-  std::size_t dim = 0;
-  if (o.dim) dim = checked_dim(function, "dim", *o.dim, src.rank());
-  else if (src.rank() > 1)
-    throw argument_error(function, "dim", "a dimension to scan along (the array has rank " +
-                                              std::to_string(src.rank()) + ")", "none");
-  const std::optional<R> init = o.init ? o.init : neutral_element<R, Op>();
-  if (!o.inclusive && !init) throw_no_init(function, "for an exclusive scan");
+void gpu_accumulate(const device& dev, view<const T> src, view<R> dst, std::size_t dim,
+                    const Op& op, const accumulate_options<R>& o, std::string_view function) {
+  check_gpu_types<T, R>(function, dev);
+  check_same_device(function, "dst", dev, dst.memory());
+  const std::optional<R> neutral = neutral_element<R, Op>();
+  if (!neutral)
+    throw_gpu_unsupported(function, dev,
+                          "scans start from the operator's neutral element, and this operator "
+                          "has no known one (ak::neutral_element)");
+  // Checks before any write: the algorithm value against the device, temp storage's size.
+  gpu::detail::fit_scan<R, Op>(dev, resolve(scan_alg_of(o.tuning), dev, tuning_dtype<R>()));
+  if (!o.temp.empty()) {
+    const scan_tuning t = tuning(scan_hook{}, dev, tuning_dtype<R>(), o.tuning);
+    const std::int64_t len = src.rank() == 0 ? 1 : src.shape()[dim];
+    const std::size_t need = cpu::scan_state_bytes<R>(len, t.cpu_grain);
+    if (o.temp.size() < need) throw_temp_too_small(function, need, o.temp.size());
+  }
+  if (src.empty()) return;
+  // The input as R: src itself, or converted into a row-major device buffer.
+  gpu::device_buffer<R> converted(dev, std::is_same_v<T, R> ? 0 : src.size());
+  view<const R> in;
+  if constexpr (std::is_same_v<T, R>) {
+    in = src;
+  } else {
+    gpu_map_strided(dev, view<R>(converted.data(), src.shape(), dev.memory()), src, identity{});
+    in = view<const R>(converted.data(), src.shape(), dev.memory());
+  }
+  // The seed: the neutral element, except -0.0 for float sums (x + -0.0 is x for every x, -0.0
+  // too), so that an inclusive scan starts at x0 itself as on the cpu. After it: the caller's
+  // init, or for an exclusive scan the neutral element the cpu starts from.
+  R seed = *neutral;
+  std::optional<R> after = o.init;
+  if constexpr (std::is_floating_point_v<R> && op_kind_v<Op> == op_kind::plus) {
+    seed = -R(0);
+    if (!after && !o.inclusive) after = neutral;
+  }
+  if (src.rank() <= 1) {
+    gpu_work<R> w(dev, dst, false);
+    const gpu_dense<R> d(dev, in);
+    gpu::accumulate(dev, d.data(), w.data(), src.size(), op, seed, o.inclusive,
+                    scan_alg_of(o.tuning));
+    if (after) gpu::map(dev, w.data(), w.data(), src.size(), gpu_apply_init<R, Op>{op, *after});
+    w.write_back();
+    return;
+  }
+  gpu::accumulate_dim(dev, in.data(), dst.data(), gpu_extents(src.shape()),
+                      static_cast<std::int64_t>(dim), op, seed, o.inclusive, gpu_strides(in),
+                      gpu_strides(dst));
+  if (after) gpu_map_strided(dev, dst, view<const R>(dst), gpu_apply_init<R, Op>{op, *after});
+}
+
+template <class T, class R, class Op>
+void accumulate_cpu(const device& dev, view<const T> src, view<R> dst, std::size_t dim, const Op& op,
+                    const accumulate_options<R>& o, const std::optional<R>& init,
+                    std::string_view function) {
   // The result type keys the tuning: tiles hold R values, and accumulate_temp_bytes<R> sizes the
   // temp storage from the same lookup.
   const scan_tuning t = tuning(scan_hook{}, dev, tuning_dtype<R>(), o.tuning);
@@ -68,6 +118,24 @@ void accumulate_impl(view<const T> src, view<R> dst, const Op& op, const accumul
   elementwise(dst, id, t.cpu_grain, view<const R>(tmp.view()));
 }
 
+template <paths P = paths::both, class T, class R, class Op>
+void accumulate_impl(view<const T> src, view<R> dst, const Op& op, const accumulate_options<R>& o,
+                     std::string_view function) {
+  const device dev = algorithm_device(function, "src", src.memory());
+  if (src.shape() != dst.shape()) throw_shape_mismatch(function, "dst", src.shape(), dst.shape());
+  std::size_t dim = 0;
+  if (o.dim) dim = checked_dim(function, "dim", *o.dim, src.rank());
+  else if (src.rank() > 1)
+    throw argument_error(function, "dim", "a dimension to scan along (the array has rank " +
+                                              std::to_string(src.rank()) + ")", "none");
+  const std::optional<R> init = o.init ? o.init : neutral_element<R, Op>();
+  if (!o.inclusive && !init) throw_no_init(function, "for an exclusive scan");
+  if constexpr (P != paths::cpu) {
+    if (P == paths::gpu || on_gpu(dev)) return gpu_accumulate(dev, src, dst, dim, op, o, function);
+  }
+  if constexpr (P != paths::gpu) accumulate_cpu(dev, src, dst, dim, op, o, init, function);
+}
+
 template <class T, class R, class Op>
 inline constexpr bool precompiled_scan_v =
     std::is_same_v<T, R> && precompiled_type_v<T> &&
@@ -87,8 +155,8 @@ void accumulate_dispatch(view<const T> src, view<R> dst, const Op& op, const acc
 template <class Src, class Op, class Init = detail::element_t<const Src>>
 array<Init> accumulate(const Src& src, Op op, const accumulate_options<Init>& o = {}) {
   const auto v = detail::as_const_view(src);
-  detail::algorithm_device("ak::accumulate", "src", v.memory());
-  array<Init> out(v.shape());
+  const device dev = detail::algorithm_device("ak::accumulate", "src", v.memory());
+  array<Init> out(v.shape(), detail::on_gpu(dev) ? dev.memory() : host_memory());
   detail::accumulate_dispatch(v, out.view(), op, o, "ak::accumulate");
   return out;
 }

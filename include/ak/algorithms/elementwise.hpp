@@ -116,7 +116,7 @@ view<T> reversed(view<T> v) {
 template <class F>
 void foreachindex(std::int64_t n, F&& f, const loop_options& o = {}) {
   if (n < 0) throw argument_error("ak::foreachindex", "n", "n >= 0", std::to_string(n));
-  const map_tuning t = detail::loop_tuning(detail::algorithm_device("ak::foreachindex", "n", host_memory()),
+  const map_tuning t = detail::loop_tuning(detail::cpu_algorithm_device("ak::foreachindex", "n", host_memory()),
                                            dtype::int64, o);
   const cpu::chunks c = cpu::plan_chunks(n, t.cpu_grain, cpu::balanced_task_limit());
   cpu::parallel_tasks(c.count, [&](std::int64_t k) {
@@ -131,7 +131,7 @@ template <class R, class F>
 void foreachindex(R&& range, F&& f, const loop_options& o = {}) {
   // clang-format on
   const auto v = detail::as_view(range);
-  detail::algorithm_device("ak::foreachindex", "range", v.memory());
+  detail::cpu_algorithm_device("ak::foreachindex", "range", v.memory());
   foreachindex(v.size(), std::forward<F>(f), o);
 }
 
@@ -140,7 +140,7 @@ template <class R, class F>
 void foraxes(R&& range, std::int64_t dim, F&& f, const loop_options& o = {}) {
   const auto v = detail::as_view(range);
   const std::size_t d = detail::checked_dim("ak::foraxes", "dim", dim, v.rank());
-  detail::algorithm_device("ak::foraxes", "range", v.memory());
+  detail::cpu_algorithm_device("ak::foraxes", "range", v.memory());
   foreachindex(v.shape()[d], std::forward<F>(f), o);
 }
 
@@ -153,9 +153,9 @@ void map_into(Dst&& dst, F f, const Src&... src) {
   static_assert(!std::is_const_v<typename decltype(out)::element_type>,
                 "ak::map_into: dst must be writable");
   const dtype t = detail::tuning_dtype<Out>();
-  const device dev = detail::algorithm_device("ak::map_into", "dst", out.memory());
+  const device dev = detail::cpu_algorithm_device("ak::map_into", "dst", out.memory());
   [[maybe_unused]] auto check = [&](const auto& v, std::string_view name) {
-    detail::algorithm_device("ak::map_into", name, v.memory());
+    detail::cpu_algorithm_device("ak::map_into", name, v.memory());
     if (v.shape() != out.shape()) detail::throw_shape_mismatch("ak::map_into", name, out.shape(), v.shape());
   };
   (check(detail::as_const_view(src), "src"), ...);
@@ -185,8 +185,8 @@ auto broadcast(F f, const Src0& src0, const Src&... src) {
                                                      const detail::element_t<const Src>&...>>;
   shape s = detail::as_const_view(src0).shape();
   ((s = detail::broadcast_shape("ak::broadcast", s, detail::as_const_view(src).shape())), ...);
-  const device dev = detail::algorithm_device("ak::broadcast", "src", detail::as_const_view(src0).memory());
-  (detail::algorithm_device("ak::broadcast", "src", detail::as_const_view(src).memory()), ...);
+  const device dev = detail::cpu_algorithm_device("ak::broadcast", "src", detail::as_const_view(src0).memory());
+  (detail::cpu_algorithm_device("ak::broadcast", "src", detail::as_const_view(src).memory()), ...);
   array<R> out(s);
   detail::elementwise(out.view(), f, detail::loop_tuning(dev, detail::tuning_dtype<R>(), {}).cpu_grain,
                       detail::as_const_view(src0), detail::as_const_view(src)...);
@@ -203,8 +203,8 @@ auto take(const Src& src, const Idx& indices, const loop_options& o = {}) {
   using T = detail::element_t<const Src>;
   using I = detail::element_t<const Idx>;
   static_assert(std::is_integral_v<I> && !std::is_same_v<I, bool>, "ak::take: indices must be integers");
-  const device dev = detail::algorithm_device("ak::take", "src", s.memory());
-  detail::algorithm_device("ak::take", "indices", idx.memory());
+  const device dev = detail::cpu_algorithm_device("ak::take", "src", s.memory());
+  detail::cpu_algorithm_device("ak::take", "indices", idx.memory());
   const std::int64_t grain = detail::loop_tuning(dev, detail::tuning_dtype<T>(), o).cpu_grain;
   // Find the first bad index (the lowest position), in parallel.
   const std::int64_t n = s.size();
@@ -255,7 +255,7 @@ template <class Src>
 auto copy(const Src& src, const loop_options& o = {}) {
   const auto s = detail::as_const_view(src);
   using T = detail::element_t<const Src>;
-  const device dev = detail::algorithm_device("ak::copy", "src", s.memory());
+  const device dev = detail::cpu_algorithm_device("ak::copy", "src", s.memory());
   array<T> out(s.shape());
   auto id = detail::identity_copy{};
   detail::elementwise(out.view(), id, detail::loop_tuning(dev, detail::tuning_dtype<T>(), o).cpu_grain, s);
@@ -267,7 +267,7 @@ template <class Src>
 auto reverse(const Src& src, const loop_options& o = {}) {
   const auto s = detail::as_const_view(src);
   using T = detail::element_t<const Src>;
-  const device dev = detail::algorithm_device("ak::reverse", "src", s.memory());
+  const device dev = detail::cpu_algorithm_device("ak::reverse", "src", s.memory());
   array<T> out(s.shape());
   auto id = detail::identity_copy{};
   detail::elementwise(out.view(), id, detail::loop_tuning(dev, detail::tuning_dtype<T>(), o).cpu_grain,
@@ -280,7 +280,7 @@ template <class Dst>
 void reverse_inplace(Dst&& dst, const loop_options& o = {}) {
   auto v = detail::as_view(dst);
   using T = typename decltype(v)::value_type;
-  const device dev = detail::algorithm_device("ak::reverse_inplace", "v", v.memory());
+  const device dev = detail::cpu_algorithm_device("ak::reverse_inplace", "v", v.memory());
   const std::int64_t grain = detail::loop_tuning(dev, detail::tuning_dtype<T>(), o).cpu_grain;
   if (v.is_contiguous()) {
     T* p = v.data();

@@ -15,6 +15,7 @@
 #include <type_traits>
 
 #include "ak/algorithms/detail/arguments.hpp"
+#include "ak/algorithms/detail/gpu_dispatch.hpp"
 #include "ak/algorithms/options.hpp"
 #include "ak/algorithms/precompiled.hpp"
 #include "ak/backends/cpu/reduce.hpp"
@@ -40,11 +41,31 @@ std::optional<R> init_or_neutral(const std::optional<R>& given) {
   return given ? given : neutral_element<R, Op>();
 }
 
-// The header-template reduction, for every element type and operator.
+// The GPU path of mapreduce_all: one block reduction of f(x) seeded with the neutral element,
+// then op(init, r). Strided views are packed on the device first.
 template <class T, class R, class F, class Op>
+R gpu_mapreduce_all(const device& dev, view<const T> v, const F& f, const Op& op,
+                    const reduce_options<R>& o, std::string_view function) {
+  check_gpu_types<T, R>(function, dev);
+  const std::optional<R> neutral = init_or_neutral<R, Op>(o.neutral);
+  if (v.empty()) {
+    if (o.init) return *o.init;
+    if (neutral) return *neutral;
+    throw_no_init(function, "for an empty input");
+  }
+  if (!neutral) throw_gpu_needs_neutral(function, dev);
+  const gpu_dense<T> d(dev, v);
+  const R r = gpu::mapreduce<R>(dev, d.data(), v.size(), f, op, *neutral, o.tuning);
+  return o.init ? static_cast<R>(op(*o.init, r)) : r;
+}
+
+// The header-template reduction, for every element type and operator.
+template <paths P = paths::both, class T, class R, class F, class Op>
 R mapreduce_all(view<const T> v, const F& f, const Op& op, const reduce_options<R>& o,
                 std::string_view function) {
   const device dev = algorithm_device(function, "src", v.memory());
+  if constexpr (P != paths::cpu)
+    if (on_gpu(dev)) return gpu_mapreduce_all(dev, v, f, op, o, function);
   // No elements give init, else the neutral element (the caller's or the operator's).
   const std::optional<R> neutral = init_or_neutral<R, Op>(o.neutral);
   const std::optional<R> empty_result = o.init ? o.init : neutral;
@@ -55,7 +76,35 @@ R mapreduce_all(view<const T> v, const F& f, const Op& op, const reduce_options<
   return o.init ? static_cast<R>(op(*o.init, *r)) : *r;
 }
 
+// The GPU path of mapreduce_along, into `out` (on the device): ak::gpu::reduce_dims over the
+// view's strides (over f(x) packed first when f is not the identity or R is not T), seeded with
+// the neutral element, then op(init, r) per output.
 template <class T, class R, class F, class Op>
+void gpu_mapreduce_along(const device& dev, view<const T> v, const F& f, const Op& op,
+                         std::uint32_t mask, std::int64_t per_output, const reduce_options<R>& o,
+                         array<R>& out, std::string_view function) {
+  check_gpu_types<T, R>(function, dev);
+  const std::optional<R> neutral = init_or_neutral<R, Op>(o.neutral);
+  // With nothing to combine (reduced extents 0), init alone is the result.
+  if (!neutral && per_output != 0) throw_gpu_needs_neutral(function, dev);
+  const R seed = neutral ? *neutral : *o.init;
+  std::vector<std::int64_t> along;
+  for (std::size_t k = 0; k < v.rank(); ++k)
+    if ((mask >> k) & 1u) along.push_back(static_cast<std::int64_t>(k));
+  if constexpr (std::is_same_v<F, identity> && std::is_same_v<T, R>) {
+    gpu::reduce_dims(dev, v.data(), gpu_extents(v.shape()), gpu_strides(v), along, out.data(), op,
+                     seed, o.tuning);
+  } else {
+    gpu::device_buffer<R> mapped(dev, v.size());
+    gpu_map_strided(dev, view<R>(mapped.data(), v.shape(), dev.memory()), v, f);
+    gpu::reduce_dims(dev, static_cast<const R*>(mapped.data()), gpu_extents(v.shape()), {}, along,
+                     out.data(), op, seed, o.tuning);
+  }
+  if (o.init && neutral)
+    gpu::map(dev, out.data(), out.data(), out.size(), gpu_apply_init<R, Op>{op, *o.init});
+}
+
+template <paths P = paths::both, class T, class R, class F, class Op>
 array<R> mapreduce_along(view<const T> v, const F& f, const Op& op, const dims& d,
                          const reduce_options<R>& o, std::string_view function) {
   const device dev = algorithm_device(function, "src", v.memory());
@@ -72,33 +121,44 @@ array<R> mapreduce_along(view<const T> v, const F& f, const Op& op, const dims& 
   const std::optional<R> neutral = init_or_neutral<R, Op>(o.neutral);
   if (per_output == 0 && out_shape.size() != 0 && !o.init && !neutral)
     throw_no_init(function, "for dimensions of extent 0");
-  const reduce_tuning t = tuning(reduce_hook{}, dev, tuning_dtype<T>(), o.tuning);
-  array<R> out(out_shape);
-  if (out.empty()) return out;
-  const strides out_strides = row_major_strides(out_shape);
-  cpu::reduce_split sp;
-  std::int64_t innermost = -1, smallest = 0;
-  for (std::size_t k = 0; k < v.rank(); ++k) {
-    const std::int64_t e = v.shape()[k], st = v.strides()[k];
-    if (e > 1 && (innermost < 0 || std::abs(st) < smallest)) {
-      innermost = static_cast<std::int64_t>(k);
-      smallest = std::abs(st);
-    }
-    if ((mask >> k) & 1u) {
-      sp.reduced.extent[sp.reduced.rank] = e;
-      sp.reduced.stride[0][sp.reduced.rank++] = st;
-    } else {
-      sp.kept.extent[sp.kept.rank] = e;
-      sp.kept.stride[0][sp.kept.rank] = st;
-      sp.kept.stride[1][sp.kept.rank++] = out_strides[k];
+  if constexpr (P != paths::cpu) {
+    if (P == paths::gpu || on_gpu(dev)) {
+      array<R> out(out_shape, dev.memory());
+      if (!out.empty()) gpu_mapreduce_along(dev, v, f, op, mask, per_output, o, out, function);
+      return out;
     }
   }
-  const bool innermost_reduced = innermost < 0 || ((mask >> innermost) & 1u);
-  // Vector accumulators of half the L2 cache (256 KiB when the device does not say).
-  const std::int64_t l2 = dev.info().l2_cache_bytes > 0 ? dev.info().l2_cache_bytes : 256 * 1024;
-  const std::int64_t block = std::max<std::int64_t>(16, l2 / 2 / static_cast<std::int64_t>(sizeof(R)));
-  cpu::mapreduce_dims(v.data(), out.data(), sp, innermost_reduced, block, f, op, o.init, neutral, t);
-  return out;
+  if constexpr (P == paths::gpu) {
+    return array<R>();  // not reached: the GPU path returned above
+  } else {
+    const reduce_tuning t = tuning(reduce_hook{}, dev, tuning_dtype<T>(), o.tuning);
+    array<R> out(out_shape);
+    if (out.empty()) return out;
+    const strides out_strides = row_major_strides(out_shape);
+    cpu::reduce_split sp;
+    std::int64_t innermost = -1, smallest = 0;
+    for (std::size_t k = 0; k < v.rank(); ++k) {
+      const std::int64_t e = v.shape()[k], st = v.strides()[k];
+      if (e > 1 && (innermost < 0 || std::abs(st) < smallest)) {
+        innermost = static_cast<std::int64_t>(k);
+        smallest = std::abs(st);
+      }
+      if ((mask >> k) & 1u) {
+        sp.reduced.extent[sp.reduced.rank] = e;
+        sp.reduced.stride[0][sp.reduced.rank++] = st;
+      } else {
+        sp.kept.extent[sp.kept.rank] = e;
+        sp.kept.stride[0][sp.kept.rank] = st;
+        sp.kept.stride[1][sp.kept.rank++] = out_strides[k];
+      }
+    }
+    const bool innermost_reduced = innermost < 0 || ((mask >> innermost) & 1u);
+    // Vector accumulators of half the L2 cache (256 KiB when the device does not say).
+    const std::int64_t l2 = dev.info().l2_cache_bytes > 0 ? dev.info().l2_cache_bytes : 256 * 1024;
+    const std::int64_t block = std::max<std::int64_t>(16, l2 / 2 / static_cast<std::int64_t>(sizeof(R)));
+    cpu::mapreduce_dims(v.data(), out.data(), sp, innermost_reduced, block, f, op, o.init, neutral, t);
+    return out;
+  }
 }
 
 template <class T, class R, class Op>
@@ -213,13 +273,21 @@ std::int64_t count(const Src& src, Pred pred = {}) {
 // Whether pred holds for any element; stops early once one is found.
 template <class Src, class Pred = detail::truthy>
 bool any(const Src& src, Pred pred = {}, const loop_options& o = {}) {
-  return detail::find_any<true>(detail::as_const_view(src), pred, o, "ak::any");
+  const auto v = detail::as_const_view(src);
+  if (detail::on_gpu_memory(v.memory()))  // a count on the device: no early exit there
+    return detail::mapreduce_all(v, detail::count_if_true<Pred>{pred}, plus{},
+                                 reduce_options<std::int64_t>{}, "ak::any") > 0;
+  return detail::find_any<true>(v, pred, o, "ak::any");
 }
 
 // Whether pred holds for every element (true for none); stops early at the first that fails.
 template <class Src, class Pred = detail::truthy>
 bool all(const Src& src, Pred pred = {}, const loop_options& o = {}) {
-  return !detail::find_any<false>(detail::as_const_view(src), pred, o, "ak::all");
+  const auto v = detail::as_const_view(src);
+  if (detail::on_gpu_memory(v.memory()))
+    return detail::mapreduce_all(v, detail::count_if_true<Pred>{pred}, plus{},
+                                 reduce_options<std::int64_t>{}, "ak::all") == v.size();
+  return !detail::find_any<false>(v, pred, o, "ak::all");
 }
 
 }  // namespace ak

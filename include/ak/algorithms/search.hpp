@@ -21,11 +21,8 @@ namespace ak {
 namespace detail {
 
 template <class T, class By, class Lt>
-array<std::int64_t> searchsorted_impl(view<const T> s, view<const T> q, bool last,
-                                      const search_options<By, Lt>& o, std::string_view function) {
-  const device dev = algorithm_device(function, "sorted", s.memory());
-  algorithm_device(function, "queries", q.memory());
-  if (s.rank() != 1) throw_rank(function, "sorted", "a 1-d array", s.rank());
+array<std::int64_t> searchsorted_cpu(const device& dev, view<const T> s, view<const T> q, bool last,
+                                     const search_options<By, Lt>& o) {
   const search_tuning t = tuning(search_hook{}, dev, tuning_dtype<T>(), o.tuning);
   // Queries in row-major order: q itself when contiguous, else a copy.
   array<T> packed;
@@ -55,6 +52,34 @@ array<std::int64_t> searchsorted_impl(view<const T> s, view<const T> q, bool las
   return out;
 }
 
+// The GPU path: one binary search per query (ak::gpu::searchsortedfirst/last) in the order
+// lt(by(.), by(.)), reversed when rev; strided arrays are packed on the device first.
+template <class T, class By, class Lt>
+array<std::int64_t> gpu_searchsorted(const device& dev, view<const T> s, view<const T> q, bool last,
+                                     const search_options<By, Lt>& o, std::string_view function) {
+  check_gpu_types<T>(function, dev);
+  array<std::int64_t> out(q.shape(), dev.memory());
+  if (out.empty()) return out;
+  const gpu_dense<T> sd(dev, s), qd(dev, q);
+  const gpu_less<By, Lt> less{o.by, o.lt, o.rev};
+  if (last)
+    gpu::searchsortedlast(dev, sd.data(), s.size(), qd.data(), out.data(), q.size(), less);
+  else
+    gpu::searchsortedfirst(dev, sd.data(), s.size(), qd.data(), out.data(), q.size(), less);
+  return out;
+}
+
+template <paths P = paths::both, class T, class By, class Lt>
+array<std::int64_t> searchsorted_impl(view<const T> s, view<const T> q, bool last,
+                                      const search_options<By, Lt>& o, std::string_view function) {
+  const device dev = algorithm_device(function, "sorted", s.memory());
+  check_same_device(function, "queries", dev, q.memory());
+  if (s.rank() != 1) throw_rank(function, "sorted", "a 1-d array", s.rank());
+  if constexpr (P == paths::gpu) return gpu_searchsorted(dev, s, q, last, o, function);
+  else if constexpr (P == paths::cpu) return searchsorted_cpu(dev, s, q, last, o);
+  else return on_gpu(dev) ? gpu_searchsorted(dev, s, q, last, o, function)
+                          : searchsorted_cpu(dev, s, q, last, o);
+}
 template <class T, class By, class Lt>
 array<std::int64_t> searchsorted_dispatch(view<const T> s, view<const T> q, bool last,
                                           const search_options<By, Lt>& o, const char* function) {

@@ -21,6 +21,7 @@
 
 #include "ak/algorithms/algorithm_values.hpp"
 #include "ak/algorithms/detail/arguments.hpp"
+#include "ak/algorithms/detail/gpu_dispatch.hpp"
 #include "ak/algorithms/elementwise.hpp"
 #include "ak/algorithms/options.hpp"
 #include "ak/algorithms/precompiled.hpp"
@@ -83,8 +84,105 @@ class scratch {
   T* data_ = nullptr;
 };
 
+// ---- GPU-style devices ----------------------------------------------------------------------
+// Radix sort on the GPU orders the elements themselves (numeric, ak's order); rev runs it on the
+// reversed input and reverses the result (descending, equal keys still in input order). Merge
+// sort takes the whole order, lt(by(a), by(b)) reversed when rev, as its comparator.
+template <class T, class By, class Lt>
+inline constexpr bool gpu_radix_order_v =
+    std::is_same_v<By, identity> && std::is_same_v<Lt, isless> && std::is_arithmetic_v<T>;
+
+template <class T, class By, class Lt>
+resolved_sort gpu_resolve_sort(const sort_options<By, Lt>& o, const device& dev,
+                               std::string_view function) {
+  check_gpu_types<T>(function, dev);
+  if (std::holds_alternative<radix_sort>(o.alg) && !gpu_radix_order_v<T, By, Lt>)
+    throw_gpu_unsupported(function, dev,
+                          "radix_sort on GPU-style devices orders numeric elements themselves in "
+                          "ak's order; a `by`, a custom `lt` or a non-numeric element needs "
+                          "ak::merge_sort or ak::auto_alg");
+  const sort_facts facts{.custom_order = !gpu_radix_order_v<T, By, Lt>, .stable = o.stable};
+  return resolve(o.alg, dev, tuning_dtype<T>(), facts);
+}
+
+inline void gpu_check_temp(std::string_view function, std::size_t need, const temp_storage& temp) {
+  if (!temp.empty() && temp.size() < need) throw_temp_too_small(function, need, temp.size());
+}
+
+// p[i] = n - 1 - i.
+struct gpu_reversed_iota {
+  std::int64_t* p;
+  std::int64_t n;
+  AK_KERNEL_FN void operator()(std::int64_t i) const { p[i] = n - 1 - i; }
+};
+
+// Sorts keys[0, n) (and values, when not null) on the device by the resolved algorithm.
+template <class K, class V, class By, class Lt>
+void gpu_sort_run(const device& dev, K* keys, V* values, std::int64_t n, const resolved_sort& r,
+                  const sort_options<By, Lt>& o) {
+  if (n < 2) return;
+  if constexpr (gpu_radix_order_v<K, By, Lt>) {
+    if (r.algorithm == sort_algorithm::radix) {
+      if (o.rev) {
+        gpu::reverse(dev, keys, n);
+        if (values) gpu::reverse(dev, values, n);
+      }
+      if (values) gpu::radix_sort_by_key(dev, keys, values, n, r.tuning);
+      else gpu::radix_sort(dev, keys, n, r.tuning);
+      if (o.rev) {
+        gpu::reverse(dev, keys, n);
+        if (values) gpu::reverse(dev, values, n);
+      }
+      return;
+    }
+  }
+  const gpu_less<By, Lt> less{o.by, o.lt, o.rev};
+  if (values) gpu::merge_sort_by_key(dev, keys, values, n, less, r.tuning);
+  else gpu::merge_sort(dev, keys, n, less, r.tuning);
+}
+
+template <class T, class By, class Lt>
+void gpu_sort(const device& dev, view<T> v, const sort_options<By, Lt>& o,
+              std::string_view function) {
+  const resolved_sort r = gpu_resolve_sort<T>(o, dev, function);
+  gpu_check_temp(function, scratch<T>::bytes(v.size()), o.temp);
+  if (v.size() <= 1) return;
+  gpu_work<T> w(dev, v, true);
+  gpu_sort_run<T, unsigned char>(dev, w.data(), nullptr, v.size(), r, o);
+  w.write_back();
+}
+
+template <class T, class By, class Lt>
+array<std::int64_t> gpu_sortperm(const device& dev, view<const T> v, const sort_options<By, Lt>& o,
+                                 std::string_view function) {
+  const resolved_sort r = gpu_resolve_sort<T>(o, dev, function);
+  gpu_check_temp(function, scratch<T>::bytes(v.size()), o.temp);
+  const std::int64_t n = v.size();
+  array<std::int64_t> perm(v.shape(), dev.memory());
+  if (n == 0) return perm;
+  const gpu_dense<T> keys(dev, v);
+  if constexpr (gpu_radix_order_v<T, By, Lt>) {
+    if (r.algorithm == sort_algorithm::radix) {
+      gpu::device_buffer<T> k(dev, n);
+      if (o.rev) {
+        gpu::reverse_copy(dev, keys.data(), k.data(), n);
+        gpu::foreachindex(dev, n, gpu_reversed_iota{perm.data(), n});
+      } else {
+        gpu::foreachindex(dev, n, gpu::kernels::copy_body<T>{keys.data(), k.data()});
+        gpu::foreachindex(dev, n, gpu::kernels::iota_body<std::int64_t>{perm.data()});
+      }
+      if (n > 1) gpu::radix_sort_by_key(dev, k.data(), perm.data(), n, r.tuning);
+      if (o.rev) gpu::reverse(dev, perm.data(), n);
+      return perm;
+    }
+  }
+  gpu::sortperm(dev, keys.data(), perm.data(), n, gpu_less<By, Lt>{o.by, o.lt, o.rev}, r.tuning);
+  return perm;
+}
+
 template <class T, class By, class Lt>
 resolved_sort resolve_sort(const sort_options<By, Lt>& o, const device& dev, std::string_view function) {
+  if (on_gpu(dev)) return gpu_resolve_sort<T>(o, dev, function);
   if (std::holds_alternative<radix_sort>(o.alg) && !cpu::radix_sortable_v<sort_key_t<T, By>>)
     throw capability_error(std::string(function) +
                            ": radix_sort orders numeric keys (integers, floats, bool) by their "
@@ -122,9 +220,7 @@ void sort_run(T* p, T* tmp, std::int64_t n, const resolved_sort& r, const sort_o
 }
 
 template <class T, class By, class Lt>
-void sort_impl(view<T> v, const sort_options<By, Lt>& o, std::string_view function) {
-  const device dev = algorithm_device(function, "v", v.memory());
-  if (v.rank() != 1) throw_rank(function, "v", "a 1-d array", v.rank());
+void sort_cpu(const device& dev, view<T> v, const sort_options<By, Lt>& o, std::string_view function) {
   const resolved_sort r = resolve_sort<T>(o, dev, function);
   const std::int64_t n = v.size();
   scratch<T> tmp(n, o.temp, function);
@@ -139,11 +235,19 @@ void sort_impl(view<T> v, const sort_options<By, Lt>& o, std::string_view functi
   elementwise(v, id, r.tuning.cpu_grain, view<const T>(packed.view()));
 }
 
-// The stable permutation that sorts v (indices into v), by the resolved algorithm.
-template <class T, class By, class Lt>
-array<std::int64_t> sortperm_impl(view<const T> v, const sort_options<By, Lt>& o, std::string_view function) {
+template <paths P = paths::both, class T, class By, class Lt>
+void sort_impl(view<T> v, const sort_options<By, Lt>& o, std::string_view function) {
   const device dev = algorithm_device(function, "v", v.memory());
   if (v.rank() != 1) throw_rank(function, "v", "a 1-d array", v.rank());
+  if constexpr (P != paths::cpu)
+    if (P == paths::gpu || on_gpu(dev)) return gpu_sort(dev, v, o, function);
+  if constexpr (P != paths::gpu) sort_cpu(dev, v, o, function);
+}
+
+// The stable permutation that sorts v (indices into v), by the resolved algorithm.
+template <class T, class By, class Lt>
+array<std::int64_t> sortperm_cpu(const device& dev, view<const T> v, const sort_options<By, Lt>& o,
+                                 std::string_view function) {
   const resolved_sort r = resolve_sort<T>(o, dev, function);
   const std::int64_t n = v.size();
   scratch<T> tmp(n, o.temp, function);
@@ -172,6 +276,15 @@ array<std::int64_t> sortperm_impl(view<const T> v, const sort_options<By, Lt>& o
   return perm;
 }
 
+template <paths P = paths::both, class T, class By, class Lt>
+array<std::int64_t> sortperm_impl(view<const T> v, const sort_options<By, Lt>& o, std::string_view function) {
+  const device dev = algorithm_device(function, "v", v.memory());
+  if (v.rank() != 1) throw_rank(function, "v", "a 1-d array", v.rank());
+  if constexpr (P == paths::gpu) return gpu_sortperm(dev, v, o, function);
+  else if constexpr (P == paths::cpu) return sortperm_cpu(dev, v, o, function);
+  else return on_gpu(dev) ? gpu_sortperm(dev, v, o, function) : sortperm_cpu(dev, v, o, function);
+}
+
 template <class T, class By, class Lt>
 inline constexpr bool precompiled_sort_v =
     precompiled_sort_type_v<T> && std::is_same_v<By, identity> && std::is_same_v<Lt, isless>;
@@ -198,11 +311,17 @@ template <class Src, class By = identity, class Lt = isless>
 auto sort(const Src& src, const sort_options<By, Lt>& o = {}) {
   const auto v = detail::as_const_view(src);
   using T = detail::element_t<const Src>;
-  detail::algorithm_device("ak::sort", "v", v.memory());
+  const device dev = detail::algorithm_device("ak::sort", "v", v.memory());
   if (v.rank() != 1) detail::throw_rank("ak::sort", "v", "a 1-d array", v.rank());
   // Resolve before copying so that a bad option leaves nothing allocated or written.
-  detail::resolve_sort<T>(o, detail::algorithm_device("ak::sort", "v", v.memory()), "ak::sort");
-  array<T> out = copy(v);
+  detail::resolve_sort<T>(o, dev, "ak::sort");
+  array<T> out;
+  if (detail::on_gpu(dev)) {
+    out = array<T>(v.shape(), dev.memory());
+    detail::gpu_map_strided(dev, out.view(), v, detail::gpu_same{});
+  } else {
+    out = copy(v);
+  }
   detail::sort_dispatch(out.view(), o, "ak::sort");
   return out;
 }
@@ -225,9 +344,21 @@ void sort_by_key(Keys&& keys, Values&& values, const sort_options<By, Lt>& o = {
   using K = typename decltype(k)::value_type;
   using V = typename decltype(v)::value_type;
   const device dev = detail::algorithm_device(function, "keys", k.memory());
-  detail::algorithm_device(function, "values", v.memory());
+  detail::check_same_device(function, "values", dev, v.memory());
   if (k.rank() != 1) detail::throw_rank(function, "keys", "a 1-d array", k.rank());
   if (v.shape() != k.shape()) detail::throw_shape_mismatch(function, "values", k.shape(), v.shape());
+  if (detail::on_gpu(dev)) {
+    detail::check_gpu_types<V>(function, dev);
+    const resolved_sort r = detail::gpu_resolve_sort<K>(o, dev, function);
+    detail::gpu_check_temp(function, detail::scratch<K>::bytes(k.size()), o.temp);
+    if (k.size() <= 1) return;
+    detail::gpu_work<K> wk(dev, k, true);
+    detail::gpu_work<V> wv(dev, v, true);
+    detail::gpu_sort_run(dev, wk.data(), wv.data(), k.size(), r, o);
+    wk.write_back();
+    wv.write_back();
+    return;
+  }
   const resolved_sort r = detail::resolve_sort<K>(o, dev, function);
   const std::int64_t n = k.size();
   detail::scratch<K> tmp(n, o.temp, function);

@@ -6,7 +6,9 @@
 //
 // Operators must be associative (they need not be commutative: values combine in element order)
 // and `init` must be their neutral element. Determinism: for a given device, tuning and n, the
-// order of combination is fixed (the same bits run to run, whatever the shuffle seed).
+// order of combination is fixed (the same bits run to run, whatever the shuffle seed), except in
+// decoupled look-back, where a tile combines its predecessors' published values as it finds them
+// (an order that depends on timing: float results may differ in their last bits run to run).
 #pragma once
 
 #include <algorithm>

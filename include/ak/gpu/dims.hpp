@@ -78,6 +78,10 @@ void reduce_dims(const ak::device& dev, const T* in, const std::vector<std::int6
   const std::int64_t outputs = kept.size(), r_n = red.size();
   if (outputs == 0) return;
   const auto t = ak::tuning(reduce_hook{}, dev, tuning_dtype<T>(), call);
+  if (r_n == 0) {  // nothing to combine: every output is init
+    foreachindex(dev, outputs, kernels::fill_body<T>{out, init});
+    return;
+  }
   const std::int64_t block = detail::fit_block(dev, t.block_size);
   if (r_n >= t.switch_below || outputs < 4 * dev.info().compute_units) {
     const std::size_t local =

@@ -57,10 +57,21 @@ view<const element_t<R>> as_const_view(R&& r) {
 
 // ---- Devices -----------------------------------------------------------------------------------
 
-// The device that runs an algorithm on data in `memory`; throws when its backend has no
-// algorithms (only cpu has them so far).
+// The device that runs an algorithm on data in `memory`: the cpu, or a GPU-style device whose
+// kernels this build can launch (sim); throws ak::capability_error for any other.
 device algorithm_device(std::string_view function, std::string_view argument,
                         const memory_space& memory);
+// The same for the algorithms that run on the cpu only so far (foreachindex over data, foraxes,
+// map, map_into, broadcast, take, copy, reverse): data on any other device is a capability_error.
+device cpu_algorithm_device(std::string_view function, std::string_view argument,
+                            const memory_space& memory);
+
+// Whether an algorithm on `dev` takes the GPU path (one branch at the top of each call).
+inline bool on_gpu(const device& dev) noexcept {
+  return dev.info().kind != device_kind::cpu;
+}
+// The same from the memory alone; host memory is decided by one comparison.
+bool on_gpu_memory(const memory_space& memory);
 
 // The dtype whose tunings a custom element type uses: the unsigned integer of its size (the
 // largest, uint64, for bigger types), documented in docs/tuning.md.
