@@ -14,7 +14,7 @@
 #include "ak/algorithms/options.hpp"
 #include "ak/algorithms/precompiled.hpp"
 #include "ak/algorithms/sort.hpp"
-#include "ak/backends/cpu/parallel.hpp"
+#include "ak/backends/cpu/search.hpp"
 
 namespace ak {
 
@@ -31,24 +31,8 @@ array<std::int64_t> searchsorted_cpu(const device& dev, view<const T> s, view<co
   const T* base = s.data();
   const std::int64_t stride = s.strides()[0], n = s.size();
   const T* qp = q.is_contiguous() ? q.data() : packed.data();
-  std::int64_t* op = out.data();
   const sort_less<By, Lt> less{o.by, o.lt, o.rev};
-  const cpu::chunks c = cpu::plan_chunks(out.size(), t.cpu_grain, cpu::balanced_task_limit());
-  cpu::parallel_tasks(c.count, [&](std::int64_t k) {
-    for (std::int64_t j = c.begin(k); j < c.end(k); ++j) {
-      const T& x = qp[j];
-      // Binary search for the first index where the predicate turns true.
-      std::int64_t lo = 0, hi = n;
-      while (lo < hi) {
-        const std::int64_t mid = lo + (hi - lo) / 2;
-        const T& m = base[mid * stride];
-        const bool right = last ? less(x, m) : !less(m, x);
-        if (right) hi = mid;
-        else lo = mid + 1;
-      }
-      op[j] = last ? lo - 1 : lo;
-    }
-  });
+  cpu::search_sorted(base, stride, n, qp, out.size(), last, less, out.data(), t.cpu_grain);
   return out;
 }
 
