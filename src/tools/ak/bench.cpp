@@ -479,7 +479,7 @@ int run_bench(const bench_options& o) {
 
   std::vector<case_result> results;
   json rows = json::array();
-  // The bandwidth measured before each case, per (n, dtype).
+  // Each case's probe bandwidth (read, or copy for ops that write), per (n, dtype).
   std::map<std::pair<std::int64_t, dtype>, std::vector<bandwidth>> seen;
   std::vector<std::string> mismatches;
   for (const op_spec* spec : chosen) {

@@ -2,8 +2,9 @@
 //
 // 1-d: a single-pass chained scan. Workers take tiles in order from a shared counter; each reduces
 // its tile (in four segments), waits for the previous tile's inclusive prefix, publishes its own,
-// then scans the tile with that carry while the tile is still in cache. Memory traffic is that of a copy (one read
-// from memory, one write), where a reduce-then-scan over the whole array reads the input twice.
+// then scans the tile with that carry while the tile is still in cache. Memory traffic is that of
+// a copy (one read from memory, one write), where a reduce-then-scan over the whole array reads
+// the input twice.
 // Progress: a tile only waits on tiles taken before it by workers that are running, so the chain
 // always advances. Partial results combine in element order: op need only be associative.
 #pragma once
