@@ -8,11 +8,8 @@
 //   ak_cuda_bench [--ops LIST] [--dtypes LIST] [--n LIST] [--reps N] [--max-case-s S] [--json FILE]
 //
 // ak is used through its public API only (ak::device("cuda:0"), ak::array, ak::sum, ...). Op and
-// dtype names follow `ak bench`'s.
-#include <cuda_runtime.h>
-
-#include <cub/device/device_merge_sort.cuh>
-#include <cub/device/device_radix_sort.cuh>
+// dtype names follow `ak bench`'s. This file holds the harness and the reductions, scans and
+// elementwise ops; ak_cuda_bench_sorts.cu the sorts; bench_cuda.cuh what both use.
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_transform.cuh>
@@ -21,235 +18,22 @@
 #include <thrust/logical.h>
 #include <thrust/reduce.h>
 #include <thrust/scan.h>
-#include <thrust/sequence.h>
-#include <thrust/sort.h>
 #include <thrust/transform.h>
 
-#include <algorithm>
 #include <charconv>
 #include <chrono>
-#include <cmath>
-#include <cstdint>
-#include <cstdio>
 #include <fstream>
-#include <functional>
-#include <iomanip>
 #include <iostream>
-#include <map>
-#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <sstream>
-#include <stdexcept>
-#include <string>
-#include <type_traits>
-#include <vector>
 
-#include "ak/ak.hpp"
+#include "bench_cuda.cuh"
 
+namespace akcb {
 namespace {
-
-using i64 = std::int64_t;
-
-// ---- CUDA helpers ---------------------------------------------------------------------------
-
-void check_cuda(cudaError_t e, const char* call, const char* file, int line) {
-  if (e != cudaSuccess)
-    throw std::runtime_error(std::string(cudaGetErrorName(e)) + " (" + cudaGetErrorString(e) +
-                             ") from " + call + " at " + file + ":" + std::to_string(line));
-}
-#define CK(call) check_cuda((call), #call, __FILE__, __LINE__)
-
-// Device memory owned by the benchmark (the peers' buffers, pristine inputs, CUB temp storage).
-template <class T>
-class dbuf {
- public:
-  dbuf() = default;
-  explicit dbuf(i64 n) : n_(n) {
-    if (n > 0) CK(cudaMalloc(&p_, static_cast<std::size_t>(n) * sizeof(T)));
-  }
-  dbuf(const dbuf&) = delete;
-  dbuf& operator=(const dbuf&) = delete;
-  ~dbuf() {
-    if (p_) cudaFree(p_);
-  }
-  T* get() const noexcept { return p_; }
-  i64 size() const noexcept { return n_; }
-  std::size_t bytes() const noexcept { return static_cast<std::size_t>(n_) * sizeof(T); }
-
- private:
-  T* p_ = nullptr;
-  i64 n_ = 0;
-};
-
-template <class T>
-std::shared_ptr<dbuf<T>> make_buf(i64 n) {
-  return std::make_shared<dbuf<T>>(n);
-}
-
-// Thrust allocates its temporary storage on every call; by default that is cudaMalloc/cudaFree,
-// which would time the driver's allocator rather than Thrust's algorithms (ak allocates from a
-// stream-ordered pool, CUB is handed its temp storage). This cache keeps freed blocks for reuse
-// within a case; it is shared by copies of the allocator (Thrust may copy it).
-class thrust_cache {
- public:
-  using value_type = char;
-  thrust_cache() : s_(std::make_shared<state>()) {}
-  char* allocate(std::ptrdiff_t bytes) {
-    const std::size_t want = static_cast<std::size_t>(bytes);
-    auto it = s_->free.lower_bound(want);
-    char* p = nullptr;
-    if (it != s_->free.end()) {
-      p = it->second;
-      s_->used[p] = it->first;
-      s_->free.erase(it);
-      return p;
-    }
-    CK(cudaMalloc(&p, want));
-    s_->used[p] = want;
-    return p;
-  }
-  void deallocate(char* p, std::size_t) {
-    auto it = s_->used.find(p);
-    if (it == s_->used.end()) return;
-    s_->free.emplace(it->second, p);
-    s_->used.erase(it);
-  }
-
- private:
-  struct state {
-    std::multimap<std::size_t, char*> free;
-    std::map<char*, std::size_t> used;
-    ~state() {
-      for (auto& [size, p] : free) cudaFree(p);
-      for (auto& [p, size] : used) cudaFree(p);
-    }
-  };
-  std::shared_ptr<state> s_;
-};
-
-// ---- inputs ---------------------------------------------------------------------------------
-
-__host__ __device__ inline std::uint64_t mix64(std::uint64_t x) {  // splitmix64's finaliser
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
-
-// What the inputs hold. small: reduce/scan/map data whose sums stay well inside the type's range
-// (integers in [-100, 100], floats in [0, 1) on a 2^-24 grid, so float sums have no cancellation
-// to make a tolerance meaningless). keys: sort keys over the type's range, never -0.0 or NaN (CUB
-// orders -0.0 and +0.0 as equal, ak puts -0.0 first: both orders agree without them); float32
-// keys have 24 random bits, so large n has many ties, which checks stability.
-enum class fill_kind { small, keys };
-
-template <class T>
-__device__ T random_value(std::uint64_t r, fill_kind kind) {
-  if constexpr (std::is_floating_point_v<T>) {
-    if (kind == fill_kind::small) return static_cast<T>(static_cast<double>(r >> 40) * 0x1p-24);
-    if constexpr (sizeof(T) == 4)
-      return static_cast<T>(static_cast<double>(static_cast<i64>(r >> 40) - (i64{1} << 23)) * 0x1p-23);
-    else
-      return static_cast<T>(static_cast<double>(static_cast<i64>(r >> 11) - (i64{1} << 52)) * 0x1p-33);
-  } else {
-    if (kind == fill_kind::small) return static_cast<T>(static_cast<i64>(r % 201) - 100);
-    return static_cast<T>(r);
-  }
-}
-
-template <class T>
-__global__ void fill_kernel(T* p, i64 n, std::uint64_t seed, fill_kind kind) {
-  for (i64 i = blockIdx.x * i64{blockDim.x} + threadIdx.x; i < n; i += i64{gridDim.x} * blockDim.x)
-    p[i] = random_value<T>(mix64(seed ^ mix64(static_cast<std::uint64_t>(i))), kind);
-}
-
-template <class T>
-__global__ void iota_kernel(T* p, i64 n) {
-  for (i64 i = blockIdx.x * i64{blockDim.x} + threadIdx.x; i < n; i += i64{gridDim.x} * blockDim.x)
-    p[i] = static_cast<T>(i);
-}
-
-unsigned grid_for(i64 n) {
-  return static_cast<unsigned>(std::clamp<i64>((n + 255) / 256, 1, 65536));
-}
-
-template <class T>
-void fill(T* p, i64 n, std::uint64_t seed, fill_kind kind) {
-  fill_kernel<T><<<grid_for(n), 256>>>(p, n, seed, kind);
-  CK(cudaGetLastError());
-}
-
-// Counts the positions where a and b differ (beyond atol + rtol * |b| for floats) and finds the
-// first one.
-template <class T>
-__global__ void diff_kernel(const T* a, const T* b, i64 n, double rtol, double atol,
-                            unsigned long long* count, unsigned long long* first) {
-  for (i64 i = blockIdx.x * i64{blockDim.x} + threadIdx.x; i < n; i += i64{gridDim.x} * blockDim.x) {
-    bool bad;
-    if constexpr (std::is_floating_point_v<T>) {
-      const double x = a[i], y = b[i];
-      bad = !(fabs(x - y) <= atol + rtol * fabs(y));
-    } else {
-      bad = a[i] != b[i];
-    }
-    if (bad) {
-      atomicAdd(count, 1ull);
-      atomicMin(first, static_cast<unsigned long long>(i));
-    }
-  }
-}
-
-template <class T>
-T to_host(const T* d) {
-  T h{};
-  CK(cudaMemcpy(&h, d, sizeof(T), cudaMemcpyDeviceToHost));
-  return h;
-}
-
-template <class T>
-std::string show(T x) {
-  std::ostringstream s;
-  if constexpr (std::is_floating_point_v<T>) s << std::setprecision(17);
-  if constexpr (sizeof(T) == 1) s << static_cast<int>(x);
-  else s << x;
-  return s.str();
-}
-
-// "" when ak's n elements equal the reference's, else what differs.
-template <class T>
-std::string compare(const char* what, const T* ak_out, const T* ref, i64 n, double rtol = 0,
-                    double atol = 0) {
-  dbuf<unsigned long long> c(2);
-  const unsigned long long init[2] = {0, ~0ull};
-  CK(cudaMemcpy(c.get(), init, sizeof init, cudaMemcpyHostToDevice));
-  diff_kernel<T><<<grid_for(n), 256>>>(ak_out, ref, n, rtol, atol, c.get(), c.get() + 1);
-  CK(cudaGetLastError());
-  unsigned long long h[2];
-  CK(cudaMemcpy(h, c.get(), sizeof h, cudaMemcpyDeviceToHost));
-  if (h[0] == 0) return "";
-  const i64 i = static_cast<i64>(h[1]);
-  return std::string(what) + ": " + std::to_string(h[0]) + " of " + std::to_string(n) +
-         " elements differ from CUB's, the first at " + std::to_string(i) + " (ak " +
-         show(to_host(ak_out + i)) + ", cub " + show(to_host(ref + i)) + ")";
-}
-
-template <class T>
-std::string compare_scalar(const char* what, T ak_value, T ref, double rtol = 0) {
-  bool ok;
-  if constexpr (std::is_floating_point_v<T>)
-    ok = std::fabs(static_cast<double>(ak_value) - static_cast<double>(ref)) <=
-         rtol * std::fabs(static_cast<double>(ref));
-  else
-    ok = ak_value == ref;
-  return ok ? "" : std::string(what) + ": ak " + show(ak_value) + ", cub " + show(ref);
-}
 
 // ---- the functors of the custom ops (host and device, as ak's kernels and the peers call them)
 
-struct greater_u64 {  // sort_custom: descending through a custom comparator (merge sort)
-  __host__ __device__ bool operator()(std::uint64_t a, std::uint64_t b) const { return a > b; }
-};
 struct above_ten {  // any: never true on [0, 1), so every element is read
   __host__ __device__ bool operator()(float x) const { return x > 10.0f; }
 };
@@ -264,56 +48,6 @@ struct as_count {  // the CUB peer of any/all: how many satisfy the predicate
 struct twice_plus_one {  // map
   __host__ __device__ float operator()(float x) const { return 2.0f * x + 1.0f; }
 };
-
-// ---- cases ----------------------------------------------------------------------------------
-
-struct impl {
-  std::string name;              // "ak", "cub", "thrust", "copy"
-  std::function<void()> prepare;  // untimed, before every run (restores inputs); may be empty
-  std::function<void()> run;      // timed, with a device synchronisation after it
-};
-
-struct bench_case {
-  std::string op, dtype;
-  i64 n = 0;
-  double bytes = 0;       // bytes a memory-bound op must move (read + written); 0 for sorts
-  double copy_bytes = 0;  // bytes the "copy" peer moves (reads and writes the input's bytes)
-  impl ak;
-  std::vector<impl> peers;
-  std::function<std::string()> verify;  // after one run of each: "" or what differs
-  std::string note;
-};
-
-const ak::device& ak_device() {
-  static const ak::device dev("cuda:0");
-  return dev;
-}
-
-// An ak array on the device holding a copy of src's n elements.
-template <class T>
-std::shared_ptr<ak::array<T>> ak_copy_of(const dbuf<T>& src) {
-  auto a = std::make_shared<ak::array<T>>(ak::shape{src.size()}, ak_device());
-  CK(cudaMemcpy(a->data(), src.get(), src.bytes(), cudaMemcpyDeviceToDevice));
-  return a;
-}
-
-// The bandwidth bar: a device-to-device copy of the input's bytes.
-template <class T>
-void add_copy(bench_case& c, std::shared_ptr<dbuf<T>> in) {
-  auto out = make_buf<T>(in->size());
-  c.copy_bytes = 2.0 * double(in->bytes());
-  c.peers.push_back({"copy", {}, [in, out] {
-                       CK(cudaMemcpyAsync(out->get(), in->get(), in->bytes(), cudaMemcpyDeviceToDevice, 0));
-                     }});
-}
-
-// Restores a working buffer from the pristine input (untimed) before each run of an in-place op.
-template <class T>
-std::function<void()> restore(T* dst, std::shared_ptr<dbuf<T>> pristine) {
-  return [dst, pristine] {
-    CK(cudaMemcpy(dst, pristine->get(), pristine->bytes(), cudaMemcpyDeviceToDevice));
-  };
-}
 
 template <class T>
 bench_case reduce_case(const std::string& dtype, i64 n) {
@@ -378,164 +112,6 @@ bench_case accumulate_case(const std::string& dtype, i64 n) {
   };
   c.note = "accumulate: ak::cumsum (out of place, its result allocated in the call); "
            "cub::DeviceScan::InclusiveSum; thrust::inclusive_scan";
-  return c;
-}
-
-template <class T>
-bench_case sort_case(const std::string& dtype, i64 n) {
-  bench_case c{"sort", dtype, n, 0};
-  auto pristine = make_buf<T>(n);
-  fill(pristine->get(), n, 3, fill_kind::keys);
-  auto a = ak_copy_of(*pristine);
-  c.ak = {"ak", restore(a->data(), pristine), [a] { ak::sort_inplace(a->view()); }};
-
-  // ak sorts in place (with its own scratch); CUB's in-place form is the DoubleBuffer API (keys in
-  // one buffer, scratch in the other, the result in whichever Current() names), the fastest way to
-  // call it, with no copy back. Each run starts from a fresh DoubleBuffer over the restored input.
-  auto k0 = make_buf<T>(n), k1 = make_buf<T>(n);
-  auto db = std::make_shared<cub::DoubleBuffer<T>>(k0->get(), k1->get());
-  std::size_t temp_bytes = 0;
-  CK(cub::DeviceRadixSort::SortKeys(nullptr, temp_bytes, *db, static_cast<int>(n)));
-  auto temp = make_buf<char>(static_cast<i64>(temp_bytes));
-  auto restore_k0 = restore(k0->get(), pristine);
-  c.peers.push_back({"cub",
-                     [=] {
-                       restore_k0();
-                       *db = cub::DoubleBuffer<T>(k0->get(), k1->get());
-                     },
-                     [=] {
-                       std::size_t b = temp_bytes;
-                       CK(cub::DeviceRadixSort::SortKeys(temp->get(), b, *db, static_cast<int>(n)));
-                     }});
-  auto t = make_buf<T>(n);
-  thrust_cache cache;
-  c.peers.push_back({"thrust", restore(t->get(), pristine), [=]() mutable {
-                       thrust::sort(thrust::cuda::par(cache), t->get(), t->get() + n);
-                     }});
-  c.verify = [=] { return compare("sorted keys", a->data(), db->Current(), n); };
-  c.note = "sort: ak::sort_inplace (radix); cub::DeviceRadixSort::SortKeys (DoubleBuffer); thrust::sort";
-  return c;
-}
-
-bench_case sort_by_key_case(const std::string& dtype, i64 n) {
-  using K = std::uint32_t;
-  using V = std::uint32_t;
-  bench_case c{"sort_by_key", dtype, n, 0};
-  auto pk = make_buf<K>(n);
-  auto pv = make_buf<V>(n);
-  fill(pk->get(), n, 4, fill_kind::keys);
-  fill(pv->get(), n, 5, fill_kind::keys);
-  auto ak_k = ak_copy_of(*pk);
-  auto ak_v = ak_copy_of(*pv);
-  auto rk = restore(ak_k->data(), pk), rv = restore(ak_v->data(), pv);
-  c.ak = {"ak", [=] { rk(); rv(); }, [=] { ak::sort_by_key(ak_k->view(), ak_v->view()); }};
-
-  // CUB's in-place form: DoubleBuffers for keys and values (see sort_case).
-  auto k0 = make_buf<K>(n), k1 = make_buf<K>(n);
-  auto v0 = make_buf<V>(n), v1 = make_buf<V>(n);
-  auto dk = std::make_shared<cub::DoubleBuffer<K>>(k0->get(), k1->get());
-  auto dv = std::make_shared<cub::DoubleBuffer<V>>(v0->get(), v1->get());
-  std::size_t temp_bytes = 0;
-  CK(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, *dk, *dv, static_cast<int>(n)));
-  auto temp = make_buf<char>(static_cast<i64>(temp_bytes));
-  auto rk0 = restore(k0->get(), pk);
-  auto rv0 = restore(v0->get(), pv);
-  c.peers.push_back({"cub",
-                     [=] {
-                       rk0();
-                       rv0();
-                       *dk = cub::DoubleBuffer<K>(k0->get(), k1->get());
-                       *dv = cub::DoubleBuffer<V>(v0->get(), v1->get());
-                     },
-                     [=] {
-                       std::size_t b = temp_bytes;
-                       CK(cub::DeviceRadixSort::SortPairs(temp->get(), b, *dk, *dv, static_cast<int>(n)));
-                     }});
-  auto tk = make_buf<K>(n);
-  auto tv = make_buf<V>(n);
-  auto rtk = restore(tk->get(), pk), rtv = restore(tv->get(), pv);
-  thrust_cache cache;
-  c.peers.push_back({"thrust", [=] { rtk(); rtv(); }, [=]() mutable {
-                       thrust::sort_by_key(thrust::cuda::par(cache), tk->get(), tk->get() + n, tv->get());
-                     }});
-  c.verify = [=] {
-    // Both sorts are stable, so even the values of equal keys must agree.
-    std::string e = compare("keys", ak_k->data(), dk->Current(), n);
-    return e.empty() ? compare("values", ak_v->data(), dv->Current(), n) : e;
-  };
-  c.note = "sort_by_key: ak::sort_by_key (radix); cub::DeviceRadixSort::SortPairs (DoubleBuffers); "
-           "thrust::sort_by_key";
-  return c;
-}
-
-template <class T>
-bench_case sortperm_case(const std::string& dtype, i64 n) {
-  bench_case c{"sortperm", dtype, n, 0};
-  auto keys = make_buf<T>(n);
-  fill(keys->get(), n, 6, fill_kind::keys);
-  auto a = ak_copy_of(*keys);
-  auto perm = std::make_shared<std::optional<ak::array<i64>>>();
-  c.ak = {"ak", [perm] { perm->reset(); }, [a, perm] { perm->emplace(ak::sortperm(a->view())); }};
-
-  // The peers make the permutation from the keys alone, as ak::sortperm does: the int64 indices
-  // 0..n-1 are written inside the timed run, then sorted along with the keys, which stay as they
-  // were (CUB's SortPairs with separate input and output buffers).
-  auto kout = make_buf<T>(n);
-  auto iota = make_buf<i64>(n), vout = make_buf<i64>(n);
-  std::size_t temp_bytes = 0;
-  CK(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, keys->get(), kout->get(), iota->get(),
-                                     vout->get(), static_cast<int>(n)));
-  auto temp = make_buf<char>(static_cast<i64>(temp_bytes));
-  c.peers.push_back({"cub", {}, [=] {
-                       iota_kernel<i64><<<grid_for(n), 256>>>(iota->get(), n);
-                       CK(cudaGetLastError());
-                       std::size_t b = temp_bytes;
-                       CK(cub::DeviceRadixSort::SortPairs(temp->get(), b, keys->get(), kout->get(),
-                                                          iota->get(), vout->get(), static_cast<int>(n)));
-                     }});
-  auto tk = make_buf<T>(n);
-  auto tv = make_buf<i64>(n);
-  thrust_cache cache;
-  c.peers.push_back({"thrust", {}, [=]() mutable {
-                       auto pol = thrust::cuda::par(cache);
-                       CK(cudaMemcpyAsync(tk->get(), keys->get(), keys->bytes(), cudaMemcpyDeviceToDevice, 0));
-                       thrust::sequence(pol, tv->get(), tv->get() + n);
-                       thrust::stable_sort_by_key(pol, tk->get(), tk->get() + n, tv->get());
-                     }});
-  c.verify = [=] { return compare("permutation", (*perm)->data(), vout->get(), n); };
-  c.note = "sortperm: ak::sortperm (radix); iota + cub::DeviceRadixSort::SortPairs(keys, int64 "
-           "indices); copy + thrust::sequence + thrust::stable_sort_by_key";
-  return c;
-}
-
-bench_case sort_custom_case(const std::string& dtype, i64 n) {
-  using T = std::uint64_t;
-  bench_case c{"sort_custom", dtype, n, 0};
-  auto pristine = make_buf<T>(n);
-  fill(pristine->get(), n, 7, fill_kind::keys);
-  auto a = ak_copy_of(*pristine);
-  c.ak = {"ak", restore(a->data(), pristine), [a] {
-            ak::sort_inplace(a->view(), ak::sort_options<ak::identity, greater_u64>{
-                                            .lt = greater_u64{}, .alg = ak::merge_sort{}});
-          }};
-
-  auto k = make_buf<T>(n);
-  std::size_t temp_bytes = 0;
-  CK(cub::DeviceMergeSort::SortKeys(nullptr, temp_bytes, k->get(), static_cast<int>(n), greater_u64{}));
-  auto temp = make_buf<char>(static_cast<i64>(temp_bytes));
-  c.peers.push_back({"cub", restore(k->get(), pristine), [=] {
-                       std::size_t b = temp_bytes;
-                       CK(cub::DeviceMergeSort::SortKeys(temp->get(), b, k->get(), static_cast<int>(n),
-                                                         greater_u64{}));
-                     }});
-  auto t = make_buf<T>(n);
-  thrust_cache cache;
-  c.peers.push_back({"thrust", restore(t->get(), pristine), [=]() mutable {
-                       thrust::sort(thrust::cuda::par(cache), t->get(), t->get() + n, greater_u64{});
-                     }});
-  c.verify = [=] { return compare("sorted keys", a->data(), k->get(), n); };
-  c.note = "sort_custom: descending uint64 through a custom comparator: ak::sort_inplace "
-           "{.lt, .alg = merge_sort}; cub::DeviceMergeSort::SortKeys; thrust::sort";
   return c;
 }
 
@@ -615,16 +191,10 @@ bench_case map_case(const std::string& dtype, i64 n) {
   return c;
 }
 
-// Every (op, dtype) this program has, in `ak bench`'s order, with the device bytes a case needs at
-// most per element (inputs, outputs, peers' buffers, ak's scratch; a generous estimate).
-struct op_entry {
-  std::string op, dtype;
-  double bytes_per_element;
-  std::function<bench_case(const std::string&, i64)> build;
-};
 
+// Every (op, dtype) of the program, in `ak bench`'s order.
 std::vector<op_entry> all_ops() {
-  return {
+  std::vector<op_entry> ops{
       {"reduce", "float32", 4 * 3, reduce_case<float>},
       {"reduce", "float64", 8 * 3, reduce_case<double>},
       {"reduce", "int64", 8 * 3, reduce_case<i64>},
@@ -633,13 +203,9 @@ std::vector<op_entry> all_ops() {
       {"map", "float32", 4 * 6, map_case},
       {"accumulate", "float32", 4 * 6, accumulate_case<float>},
       {"accumulate", "int64", 8 * 6, accumulate_case<i64>},
-      {"sort", "uint32", 4 * 8, sort_case<std::uint32_t>},
-      {"sort", "uint64", 8 * 8, sort_case<std::uint64_t>},
-      {"sort", "float64", 8 * 8, sort_case<double>},
-      {"sort_custom", "uint64", 8 * 6, sort_custom_case},
-      {"sortperm", "float32", 4 * 4 + 8 * 7, sortperm_case<float>},
-      {"sort_by_key", "uint32", 8 * 9, sort_by_key_case},
   };
+  add_sort_ops(ops);
+  return ops;
 }
 
 // ---- timing ---------------------------------------------------------------------------------
@@ -823,8 +389,10 @@ void print_row(const bench_case& c, const impl_result& ak_r, const std::vector<i
 }
 
 }  // namespace
+}  // namespace akcb
 
 int main(int argc, char** argv) {
+  using namespace akcb;
   options opt;
   try {
     opt = parse(argc, argv);
