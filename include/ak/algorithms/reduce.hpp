@@ -243,13 +243,13 @@ template <class Pred>
 struct count_if_true {
   Pred pred;
   template <class T>
-  std::int64_t operator()(const T& x) const {
+  AK_KERNEL_FN std::int64_t operator()(const T& x) const {
     return pred(x) ? 1 : 0;
   }
 };
 struct truthy {
   template <class T>
-  bool operator()(const T& x) const {
+  AK_KERNEL_FN bool operator()(const T& x) const {
     return static_cast<bool>(x);
   }
 };

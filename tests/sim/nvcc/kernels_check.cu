@@ -1,7 +1,17 @@
-// Compiles kernels written in ak's kernel language as CUDA device code (compile only; CI runs
-// `nvcc -std=c++20 -arch=sm_90 -c` on this file when nvcc is present). Kernels that exercise every
-// primitive of the language, and the library's GPU kernels as they come (include/ak/gpu).
-#include "check_context.cuh"
+// Compiles kernels written in ak's kernel language as CUDA device code with the cuda backend's
+// context (compile only; CI runs `nvcc -std=c++20 -arch=sm_90 -c` on this file when nvcc is
+// present). Kernels that exercise every primitive of the language, and the library's GPU kernels
+// as they come (include/ak/gpu).
+#include "ak/backends/cuda/launch.cuh"
+
+namespace ak_nvcc_check {
+// Instantiates the cuda backend's entry kernel for `Kernel`, as a launch would.
+template <class Kernel>
+void instantiate() {
+  auto* f = &ak::cuda::detail::kernel_entry<Kernel>;
+  (void)f;
+}
+}  // namespace ak_nvcc_check
 
 namespace {
 

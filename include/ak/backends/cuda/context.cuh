@@ -1,7 +1,7 @@
-// A kernel context for nvcc, only to prove that kernels written in ak's kernel language compile
-// as CUDA device code (the CI step `nvcc -arch=sm_90 -c`, compile only). It implements the
-// primitives with CUDA's intrinsics in the plainest way; the cuda backend (its own issue) owns
-// the real one. Nothing here is run.
+// The kernel context of the cuda backend: the kernel language's primitives as CUDA intrinsics.
+// nvcc compiles a portable kernel with this context; ak::cuda::launch (launch.cuh) runs it. The
+// sub-group is the warp (32 lanes), local memory is the launch's dynamic shared memory, atomics
+// are libcu++'s atomic_ref at the scope the kernel asks for.
 #pragma once
 
 #include <cuda/atomic>
@@ -11,26 +11,27 @@
 
 #include "ak/kernel/kernel.hpp"
 
-namespace ak_nvcc_check {
+namespace ak::cuda {
 
 using ak::kernel::memory_order;
 using ak::kernel::memory_scope;
 using ak::kernel::site;
 
-extern __shared__ unsigned char dynamic_shared[];
+// 16-byte aligned, so that any element type and vector loads fit at offset 0.
+extern __shared__ __align__(16) unsigned char dynamic_shared[];
 
-__device__ inline cuda::std::memory_order to_cuda(memory_order o) {
+__device__ inline ::cuda::std::memory_order to_cuda(memory_order o) {
   switch (o) {
     case memory_order::relaxed:
-      return cuda::std::memory_order_relaxed;
+      return ::cuda::std::memory_order_relaxed;
     case memory_order::acquire:
-      return cuda::std::memory_order_acquire;
+      return ::cuda::std::memory_order_acquire;
     case memory_order::release:
-      return cuda::std::memory_order_release;
+      return ::cuda::std::memory_order_release;
     case memory_order::acq_rel:
-      return cuda::std::memory_order_acq_rel;
+      return ::cuda::std::memory_order_acq_rel;
     default:
-      return cuda::std::memory_order_seq_cst;
+      return ::cuda::std::memory_order_seq_cst;
   }
 }
 
@@ -56,10 +57,12 @@ class context : public ak::kernel::context_base<context> {
     return static_cast<int>(d == 0 ? blockDim.x : d == 1 ? blockDim.y : blockDim.z);
   }
   __device__ std::size_t local_bytes() const { return local_bytes_; }
-  __device__ int sub_group_size() const { return warpSize; }
-  __device__ int sub_group_lane() const { return local_linear_id() % warpSize; }
-  __device__ int sub_group_id() const { return local_linear_id() / warpSize; }
-  __device__ int num_sub_groups() const { return (local_linear_size() + warpSize - 1) / warpSize; }
+  // Warps are 32 lanes on every NVIDIA GPU ak supports.
+  static constexpr int warp = 32;
+  __device__ int sub_group_size() const { return warp; }
+  __device__ int sub_group_lane() const { return local_linear_id() % warp; }
+  __device__ int sub_group_id() const { return local_linear_id() / warp; }
+  __device__ int num_sub_groups() const { return (local_linear_size() + warp - 1) / warp; }
 
   __device__ void barrier(site = site::current()) { __syncthreads(); }
 
@@ -89,43 +92,54 @@ class context : public ak::kernel::context_base<context> {
   }
 
   template <class T>
-  __device__ T atomic_add(T* p, T v, memory_order o, memory_scope) {
-    return cuda::atomic_ref<T, cuda::thread_scope_device>(*p).fetch_add(v, to_cuda(o));
+  __device__ T atomic_add(T* p, T v, memory_order o, memory_scope s) {
+    return scoped(p, s, [&](auto r) { return r.fetch_add(v, to_cuda(o)); });
   }
   template <class T>
-  __device__ T atomic_min(T* p, T v, memory_order o, memory_scope) {
-    return cuda::atomic_ref<T, cuda::thread_scope_device>(*p).fetch_min(v, to_cuda(o));
+  __device__ T atomic_min(T* p, T v, memory_order o, memory_scope s) {
+    return scoped(p, s, [&](auto r) { return r.fetch_min(v, to_cuda(o)); });
   }
   template <class T>
-  __device__ T atomic_max(T* p, T v, memory_order o, memory_scope) {
-    return cuda::atomic_ref<T, cuda::thread_scope_device>(*p).fetch_max(v, to_cuda(o));
+  __device__ T atomic_max(T* p, T v, memory_order o, memory_scope s) {
+    return scoped(p, s, [&](auto r) { return r.fetch_max(v, to_cuda(o)); });
   }
   template <class T>
-  __device__ T atomic_exchange(T* p, T v, memory_order o, memory_scope) {
-    return cuda::atomic_ref<T, cuda::thread_scope_device>(*p).exchange(v, to_cuda(o));
+  __device__ T atomic_exchange(T* p, T v, memory_order o, memory_scope s) {
+    return scoped(p, s, [&](auto r) { return r.exchange(v, to_cuda(o)); });
   }
   template <class T>
   __device__ bool atomic_compare_exchange(T* p, T& expected, T desired, memory_order o,
-                                          memory_scope) {
-    return cuda::atomic_ref<T, cuda::thread_scope_device>(*p).compare_exchange_strong(
-        expected, desired, to_cuda(o));
+                                          memory_scope s) {
+    return scoped(p, s,
+                  [&](auto r) { return r.compare_exchange_strong(expected, desired, to_cuda(o)); });
   }
   template <class T>
-  __device__ T atomic_load(T* p, memory_order o, memory_scope) {
-    return cuda::atomic_ref<T, cuda::thread_scope_device>(*p).load(to_cuda(o));
+  __device__ T atomic_load(T* p, memory_order o, memory_scope s) {
+    return scoped(p, s, [&](auto r) { return r.load(to_cuda(o)); });
   }
   template <class T>
-  __device__ void atomic_store(T* p, T v, memory_order o, memory_scope) {
-    cuda::atomic_ref<T, cuda::thread_scope_device>(*p).store(v, to_cuda(o));
+  __device__ void atomic_store(T* p, T v, memory_order o, memory_scope s) {
+    scoped(p, s, [&](auto r) {
+      r.store(v, to_cuda(o));
+      return 0;
+    });
   }
   __device__ void fence(memory_order o, memory_scope s) {
     if (s == memory_scope::device)
-      cuda::atomic_thread_fence(to_cuda(o), cuda::thread_scope_device);
+      ::cuda::atomic_thread_fence(to_cuda(o), ::cuda::thread_scope_device);
     else
-      cuda::atomic_thread_fence(to_cuda(o), cuda::thread_scope_block);
+      ::cuda::atomic_thread_fence(to_cuda(o), ::cuda::thread_scope_block);
   }
 
  private:
+  // f(an atomic_ref to *p at the scope asked for): a block-scope atomic is cheaper where only the
+  // group's items share the location (local memory, per-group counters).
+  template <class T, class F>
+  __device__ static auto scoped(T* p, memory_scope s, F f) {
+    if (s == memory_scope::device) return f(::cuda::atomic_ref<T, ::cuda::thread_scope_device>(*p));
+    return f(::cuda::atomic_ref<T, ::cuda::thread_scope_block>(*p));
+  }
+
   // Shuffles any trivially copyable value as 32-bit words.
   template <class T, class F>
   __device__ static T by_words(T v, F f) {
@@ -142,17 +156,4 @@ class context : public ak::kernel::context_base<context> {
   std::size_t local_bytes_;
 };
 
-template <class Kernel>
-__global__ void run(Kernel k, int rank, std::size_t local_bytes) {
-  context ctx(rank, local_bytes);
-  k(ctx);
-}
-
-// Instantiates `run<Kernel>` for device code, as a launch would.
-template <class Kernel>
-void instantiate() {
-  auto* f = &run<Kernel>;
-  (void)f;
-}
-
-}  // namespace ak_nvcc_check
+}  // namespace ak::cuda

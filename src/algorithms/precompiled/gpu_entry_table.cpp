@@ -1,0 +1,27 @@
+// Finding the GPU entry table that a backend plugin exports (see gpu_entries.hpp).
+#include <cstring>
+#include <string>
+
+#include "ak/core/error.hpp"
+#include "ak/runtime/extension.hpp"
+#include "ak/version.hpp"
+#include "gpu_entries.hpp"
+
+namespace ak::detail {
+
+const gpu_entry_table* exported_gpu_entries(const memory_space& memory) {
+  const device dev = device_of(memory);
+  const auto* t =
+      static_cast<const gpu_entry_table*>(backend_extension(dev.backend(), AK_GPU_ENTRY_TABLE_SYMBOL));
+  if (!t) return nullptr;
+  // The table passes ak's C++ types across the plugin boundary: only a plugin built from this
+  // very version of ak may be used.
+  if (t->size != sizeof(gpu_entry_table) || !t->ak_version ||
+      std::string(t->ak_version) != version_string())
+    throw backend_error("backend '" + dev.backend() + "': its precompiled algorithms come from ak " +
+                        (t->ak_version ? t->ak_version : "(unknown)") + " and this program runs ak " +
+                        std::string(version_string()) + "; install the plugin of the same version");
+  return t;
+}
+
+}  // namespace ak::detail
