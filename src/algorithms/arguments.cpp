@@ -13,11 +13,12 @@ device algorithm_device(std::string_view function, std::string_view argument,
     return cpu;
   }
   device dev = device_of(memory);
-  // GPU-style kernels launch on sim only in this version (the cuda backend adds its launcher).
-  if (dev.backend() != "cpu" && dev.backend() != "sim")
+  // The backends with algorithms: cpu (native), sim and cuda (portable kernels; see
+  // ak/gpu/launch.hpp). Another plugin's devices hold data, not algorithms.
+  if (dev.backend() != "cpu" && dev.backend() != "sim" && dev.backend() != "cuda")
     throw capability_error(std::string(function) + ": argument '" + std::string(argument) +
                            "' is on device '" + dev.name() + "', and backend '" + dev.backend() +
-                           "' has no algorithms in this version of ak (cpu and sim have); copy "
+                           "' has no algorithms in this version of ak (cpu, sim and cuda have); copy "
                            "the data to host memory first");
   return dev;
 }
