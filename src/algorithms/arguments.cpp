@@ -23,18 +23,6 @@ device algorithm_device(std::string_view function, std::string_view argument,
   return dev;
 }
 
-device cpu_algorithm_device(std::string_view function, std::string_view argument,
-                            const memory_space& memory) {
-  device dev = algorithm_device(function, argument, memory);
-  if (on_gpu(dev))
-    throw capability_error(std::string(function) + ": argument '" + std::string(argument) +
-                           "' is on device '" + dev.name() + "'; " + std::string(function) +
-                           " runs on the cpu only in this version of ak (reduce, accumulate, "
-                           "sort, sortperm, sort_by_key, searchsorted, count, any and all run on "
-                           "GPU-style devices); copy the data to host memory first");
-  return dev;
-}
-
 bool on_gpu_memory(const memory_space& memory) {
   if (&memory == &host_memory()) return false;
   return device_of(memory).info().kind != device_kind::cpu;

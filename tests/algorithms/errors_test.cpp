@@ -32,31 +32,35 @@ TEST(Errors, MapIntoShapeMismatch) {
   AKT_RANDOM(r);
   buf<float> dst = make_data<float>(12, pattern::random, r);
   const buf<float> src = make_data<float>(12, pattern::random, r);
-  const ak::view<float> d(dst.data(), ak::shape{3, 4});
-  const ak::view<const float> s(src.data(), ak::shape{4, 3});
+  // On the device under test: each call makes dst's device view, whose end brings back to dst
+  // whatever the call wrote there (before throws_and_leaves compares).
+  const auto d = [&](auto&& dv) { return ak::view<float>(dv).reshape(ak::shape{3, 4}); };
+  const ak::view<const float> s = src.view().reshape(ak::shape{4, 3});
   const auto neg = [](float x) { return -x; };
-  const std::string msg = throws_and_leaves<ak::argument_error>([&] { ak::map_into(d, neg, s); }, dst, src);
+  const std::string msg = throws_and_leaves<ak::argument_error>([&] { ak::map_into(d(dst.view()), neg, s); }, dst, src);
   EXPECT_TRUE(contains(msg, "(3, 4)") && contains(msg, "(4, 3)")) << msg;
   // A second source of another shape, and map with mismatched sources.
-  const ak::view<const float> ok(src.data(), ak::shape{3, 4});
-  const ak::view<const float> bad(src.data(), ak::shape{12});
+  const ak::view<const float> ok = src.view().reshape(ak::shape{3, 4});
+  const ak::view<const float> bad = src.view();
   const auto add = [](float x, float y) { return x + y; };
-  throws_and_leaves<ak::argument_error>([&] { ak::map_into(d, add, ok, bad); }, dst, src);
+  throws_and_leaves<ak::argument_error>([&] { ak::map_into(d(dst.view()), add, ok, bad); }, dst, src);
   error_message([&] { (void)ak::map(add, ok, bad); });
 }
 
 TEST(Errors, BroadcastOfIncompatibleShapesNamesBoth) {
-  const buf<double> a(6, 1.0), b(4, 2.0);
-  const ak::view<const double> av(a.data(), ak::shape{2, 3}), bv(b.data(), ak::shape{4});
-  const auto add = [](double x, double y) { return x + y; };
+  const buf<float> a(6, 1.0f), b(4, 2.0f);
+  const ak::view<const float> av = a.view().reshape(ak::shape{2, 3}), bv = b.view();
+  const auto add = [](float x, float y) { return x + y; };
   const std::string msg = throws_and_leaves<ak::argument_error>([&] { (void)ak::broadcast(add, av, bv); }, a, b);
   EXPECT_TRUE(contains(msg, "(2, 3)") && contains(msg, "(4)")) << msg;
   // Aligned from the right: (3, 1) and (2, 1) do not broadcast, (2, 1) and (3) do.
-  const ak::view<const double> c(a.data(), ak::shape{3, 1}), d(a.data(), ak::shape{2, 1}), e(a.data(), ak::shape{3});
+  const ak::view<const float> a_all = a.view();
+  const ak::view<const float> c = a_all.slice(0, 0, 3).reshape(ak::shape{3, 1}), d = a_all.slice(0, 0, 2).reshape(ak::shape{2, 1}),
+                              e = a_all.slice(0, 0, 3);
   error_message([&] { (void)ak::broadcast(add, c, d); });
   EXPECT_EQ(ak::broadcast(add, d, e).shape(), (ak::shape{2, 3}));
   // An extent 0 against an extent 2.
-  const ak::view<const double> z(a.data(), ak::shape{0}), two(a.data(), ak::shape{2});
+  const ak::view<const float> z = a_all.slice(0, 0, 0), two = a_all.slice(0, 0, 2);
   error_message([&] { (void)ak::broadcast(add, z, two); });
 }
 
@@ -251,9 +255,9 @@ TEST(Errors, RanksAndLengths) {
 
 // What a GPU-style device cannot do is a capability error that leaves the data as it was:
 // decoupled look-back without a device-scope fence and forward progress (auto picks
-// reduce-then-scan there), float64 without the float64 capability, sample sort (none on GPUs),
-// and the algorithms that run on the cpu only so far; arrays of one call on different devices are
-// an argument error.
+// reduce-then-scan there), float64 without the float64 capability (the element-wise algorithms
+// too), and sample sort (none on GPUs); arrays of one call on different devices are an argument
+// error that names both.
 TEST(Errors, DeviceCapabilities) {
   if (!on_sim()) GTEST_SKIP() << "GPU-style devices only (the sim registrations run it)";
   AKT_RANDOM(r);
@@ -301,10 +305,35 @@ TEST(Errors, DeviceCapabilities) {
   buf<std::int64_t> values(data.size(), 0);
   throws_and_leaves<ak::argument_error>([&] { ak::sort_by_key(data.view(), values.host_view()); }, data, values);
 
+  // The element-wise algorithms: float64 needs the capability, and arrays of one call on
+  // different devices are an argument error naming both (nothing written).
   const auto neg = [](float x) { return -x; };
-  const std::string cpu_only = throws_and_leaves<ak::capability_error>([&] { (void)ak::map(neg, data.view()); }, data);
-  EXPECT_TRUE(contains(cpu_only, "ak::map_into") || contains(cpu_only, "ak::map")) << cpu_only;
-  throws_and_leaves<ak::capability_error>([&] { (void)ak::reverse(data.view()); }, data);
+  const auto widen = [](float x) { return static_cast<double>(x); };
+  if (!dev.caps().float64) {
+    const std::string msg = throws_and_leaves<ak::capability_error>([&] { (void)ak::map(widen, data.view()); }, data);
+    EXPECT_TRUE(contains(msg, "float64") && contains(msg, "ak::map")) << msg;
+    throws_and_leaves<ak::capability_error>([&] { (void)ak::reverse(d.view()); }, d);
+    throws_and_leaves<ak::capability_error>([&] { ak::reverse_inplace(d.view()); }, d);
+    throws_and_leaves<ak::capability_error>([&] { (void)ak::copy(d.view()); }, d);
+    buf<std::int64_t> idx(3, 0);
+    throws_and_leaves<ak::capability_error>([&] { (void)ak::take(d.view(), idx.view()); }, d, idx);
+    throws_and_leaves<ak::capability_error>([&] { (void)ak::broadcast(widen, data.view()); }, data);
+  } else {
+    buf<double> want_wide(data.size());
+    std::transform(data.begin(), data.end(), want_wide.begin(), widen);
+    EXPECT_TRUE(same_elements(ak::map(widen, data.view()), want_wide));
+  }
+  buf<float> host_dst(data.size(), 0.0f);
+  const std::string into = throws_and_leaves<ak::argument_error>([&] { ak::map_into(host_dst.host_view(), neg, data.view()); }, host_dst, data);
+  EXPECT_TRUE(contains(into, dev.name()) && contains(into, "cpu")) << into;
+  const std::string from_host = throws_and_leaves<ak::argument_error>([&] { ak::map_into(data.view(), neg, host_dst.host_view()); }, data, host_dst);
+  EXPECT_TRUE(contains(from_host, "host memory") && contains(from_host, dev.name())) << from_host;
+  const auto add = [](float x, float y) { return x + y; };
+  throws_and_leaves<ak::argument_error>([&] { (void)ak::map(add, data.view(), host_dst.host_view()); }, data, host_dst);
+  throws_and_leaves<ak::argument_error>([&] { (void)ak::broadcast(add, data.view(), queries.host_view().slice(0, 0, 1)); }, data, queries);
+  buf<std::int64_t> host_idx(4, 0);
+  const std::string take_msg = throws_and_leaves<ak::argument_error>([&] { (void)ak::take(data.view(), host_idx.host_view()); }, data, host_idx);
+  EXPECT_TRUE(contains(take_msg, "indices") && contains(take_msg, "host memory") && contains(take_msg, dev.name())) << take_msg;
 }
 
 }  // namespace

@@ -229,7 +229,7 @@ void sort_cpu(const device& dev, view<T> v, const sort_options<By, Lt>& o, std::
     sort_run(v.data(), tmp.data(), n, r, o, sort_cache_bytes(dev));
     return;
   }
-  array<T> packed = copy(view<const T>(v));
+  array<T> packed = copy_on_cpu(dev, view<const T>(v), loop_options{});
   sort_run(packed.data(), tmp.data(), n, r, o, sort_cache_bytes(dev));
   identity_copy id;
   elementwise(v, id, r.tuning.cpu_grain, view<const T>(packed.view()));

@@ -61,10 +61,6 @@ view<const element_t<R>> as_const_view(R&& r) {
 // kernels this build can launch (sim); throws ak::capability_error for any other.
 device algorithm_device(std::string_view function, std::string_view argument,
                         const memory_space& memory);
-// The same for the algorithms that run on the cpu only so far (foreachindex over data, foraxes,
-// map, map_into, broadcast, take, copy, reverse): data on any other device is a capability_error.
-device cpu_algorithm_device(std::string_view function, std::string_view argument,
-                            const memory_space& memory);
 
 // Whether an algorithm on `dev` takes the GPU path (one branch at the top of each call).
 inline bool on_gpu(const device& dev) noexcept {
