@@ -86,6 +86,12 @@ struct descending_u64 {
   AK_KERNEL_FN bool operator()(std::uint64_t a, std::uint64_t b) const { return b < a; }
 };
 
+// A kernel that does nothing (for launches that must be refused before they run).
+struct nothing {
+  template <class Ctx>
+  AK_KERNEL_FN void operator()(Ctx&) const {}
+};
+
 template <class T>
 std::vector<T> on_host(const ak::array<T>& a) {
   return a.to_vector();
@@ -114,10 +120,6 @@ TEST(CudaBackend, CopiesRoundTrip) {
 
 TEST(CudaBackend, LaunchTheDeviceCannotTakeIsAnArgumentError) {
   AKT_NEED_CUDA();
-  struct nothing {
-    template <class Ctx>
-    AK_KERNEL_FN void operator()(Ctx&) const {}
-  };
   EXPECT_THROW(ak::cuda::launch(dev, {ak::kernel::range_1d(4096, 4096), 0, "too_wide"}, nothing{}),
                ak::argument_error);
   EXPECT_THROW(
@@ -144,7 +146,10 @@ TEST(CudaTemplates, ReduceCustomTypeAndOperator) {
   }
 }
 
-TEST(CudaTemplates, AccumulateCustomOperator) {
+// A scan on a GPU starts its partial results from the operator's neutral element: a custom
+// operator (which has none that ak knows) is refused clearly; ak::maximum_op (through the
+// plugin's precompiled entry) scans like std::inclusive_scan.
+TEST(CudaTemplates, AccumulateMaximumAndACustomOperatorWithoutNeutral) {
   AKT_NEED_CUDA();
   std::mt19937_64 rng(seed() + 1);
   for (const std::int64_t n : sizes) {
@@ -153,8 +158,11 @@ TEST(CudaTemplates, AccumulateCustomOperator) {
     std::vector<std::int64_t> want(h.size());
     std::inclusive_scan(h.begin(), h.end(), want.begin(), max_op{});
     ak::array<std::int64_t> a(h, dev);
-    auto got = ak::accumulate(a, max_op{}, ak::accumulate_options<std::int64_t>{.init = INT64_MIN});
+    auto got = ak::accumulate(a, ak::maximum_op{});
     EXPECT_EQ(on_host(got), want) << "n " << n;
+    if (n > 0)
+      EXPECT_THROW(ak::accumulate(a, max_op{}, ak::accumulate_options<std::int64_t>{.init = 0}),
+                   ak::error);
   }
 }
 

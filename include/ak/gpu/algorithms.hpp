@@ -17,6 +17,7 @@
 #include <type_traits>
 
 #include "ak/algorithms/algorithm_values.hpp"
+#include "ak/core/operators.hpp"
 #include "ak/core/dtype.hpp"
 #include "ak/core/error.hpp"
 #include "ak/gpu/buffer.hpp"
@@ -42,6 +43,33 @@ constexpr dtype tuning_dtype() {
   else
     return dtype::uint64;
 }
+
+// Whether Op's operands may be swapped (op(a, b) == op(b, a)): then a reduction may combine
+// elements in any fixed order, which lets its loads be coalesced across work-items
+// (kernels::reduce_striped_kernel); other operators keep element order. True for ak's standard
+// operators; specialise it for a custom operator that is commutative.
+template <class Op>
+struct commutative : std::false_type {};
+template <>
+struct commutative<ak::plus> : std::true_type {};
+template <>
+struct commutative<ak::multiplies> : std::true_type {};
+template <>
+struct commutative<ak::minimum_op> : std::true_type {};
+template <>
+struct commutative<ak::maximum_op> : std::true_type {};
+template <>
+struct commutative<ak::logical_and> : std::true_type {};
+template <>
+struct commutative<ak::logical_or> : std::true_type {};
+template <>
+struct commutative<ak::bit_and> : std::true_type {};
+template <>
+struct commutative<ak::bit_or> : std::true_type {};
+template <>
+struct commutative<ak::bit_xor> : std::true_type {};
+template <>
+struct commutative<kernels::sum_op> : std::true_type {};
 
 namespace detail {
 
@@ -82,18 +110,22 @@ void reduce_into(const ak::device& dev, const reduce_tuning& t, Load load, std::
   const std::int64_t chunk = cdiv(tiles, std::min(tiles, most)) * tile;
   const std::int64_t groups = cdiv(n, chunk);
   const std::size_t local = static_cast<std::size_t>(num_sub_groups(dev, block)) * sizeof(T);
-  if (groups == 1) {
-    launch(dev, {kernel::range_1d(block, block), local, "ak::gpu::reduce"},
-           kernels::reduce_kernel<T, Load, Op>{load, out, n, chunk, ipt, op, init});
-    return;
-  }
+  // One pass of `groups` groups over load into dst: coalesced when the operator commutes.
+  auto pass = [&](auto l, std::int64_t count, std::int64_t per_group, std::int64_t g, T* dst,
+                  const char* name) {
+    using L = decltype(l);
+    if constexpr (commutative<Op>::value)
+      launch(dev, {kernel::range_1d(g * block, block), local, name},
+             kernels::reduce_striped_kernel<T, L, Op>{l, dst, count, per_group, op, init});
+    else
+      launch(dev, {kernel::range_1d(g * block, block), local, name},
+             kernels::reduce_kernel<T, L, Op>{l, dst, count, per_group, ipt, op, init});
+  };
+  if (groups == 1) return pass(load, n, chunk, 1, out, "ak::gpu::reduce");
   device_buffer<T> partials(dev, groups);
-  launch(dev, {kernel::range_1d(groups * block, block), local, "ak::gpu::reduce"},
-         kernels::reduce_kernel<T, Load, Op>{load, partials.data(), n, chunk, ipt, op, init});
-  using partial_load = kernels::load_element<T>;
-  launch(dev, {kernel::range_1d(block, block), local, "ak::gpu::reduce_partials"},
-         kernels::reduce_kernel<T, partial_load, Op>{partial_load{partials.data()}, out, groups,
-                                                     groups, ipt, op, init});
+  pass(load, n, chunk, groups, partials.data(), "ak::gpu::reduce");
+  pass(kernels::load_element<T>{partials.data()}, groups, groups, 1, out,
+       "ak::gpu::reduce_partials");
 }
 
 template <class T>

@@ -23,13 +23,15 @@ struct strided_space {
     for (int d = 0; d < rank; ++d) s *= shape[d];
     return s;
   }
+  // linear must be below size(): what is left after the inner dimensions indexes dimension 0
+  // without a division (64-bit divisions are slow on GPUs; a 1-d space needs none).
   AK_KERNEL_FN std::int64_t offset(std::int64_t linear) const {
     std::int64_t off = 0;
-    for (int d = rank - 1; d >= 0; --d) {
+    for (int d = rank - 1; d > 0; --d) {
       off += (linear % shape[d]) * stride[d];
       linear /= shape[d];
     }
-    return off;
+    return rank > 0 ? off + linear * stride[0] : off;
   }
 };
 

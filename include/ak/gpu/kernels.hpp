@@ -133,6 +133,39 @@ struct reduce_kernel {
   }
 };
 
+// The same reduction for commutative operators: item l of group g reduces load(i) for i = start +
+// l, start + l + block, ... (each load coalesced across the group, eight in flight per item),
+// then one group reduction. Elements combine in a fixed order that is not element order, so the
+// result is the same run to run but the operator must be commutative. Local memory: as
+// reduce_kernel.
+template <class T, class Load, class Op>
+struct reduce_striped_kernel {
+  Load load;
+  T* partials;
+  std::int64_t n;
+  std::int64_t chunk;
+  Op op;
+  T init;
+  template <class Ctx>
+  AK_KERNEL_FN void operator()(Ctx& ctx) const {
+    auto scratch = kernel::local_array<T>(ctx, 0, static_cast<std::size_t>(ctx.num_sub_groups()));
+    const std::int64_t bs = ctx.local_size(0);
+    const std::int64_t start = ctx.group_id(0) * chunk;
+    const std::int64_t end = start + chunk < n ? start + chunk : n;
+    T acc = init;
+    std::int64_t i = start + ctx.local_id(0);
+    for (; i + 7 * bs < end; i += 8 * bs) {
+      const T x0 = load(i), x1 = load(i + bs), x2 = load(i + 2 * bs), x3 = load(i + 3 * bs);
+      const T x4 = load(i + 4 * bs), x5 = load(i + 5 * bs), x6 = load(i + 6 * bs),
+              x7 = load(i + 7 * bs);
+      acc = op(acc, op(op(op(x0, x1), op(x2, x3)), op(op(x4, x5), op(x6, x7))));
+    }
+    for (; i < end; i += bs) acc = op(acc, load(i));
+    const T r = group_reduce(ctx, scratch, acc, op, init);
+    if (ctx.local_id(0) == 0) partials[ctx.group_id(0)] = r;
+  }
+};
+
 // Reads in[i] (the load of reduce_kernel for a plain reduction).
 template <class T>
 struct load_element {
@@ -178,7 +211,7 @@ struct lookback_state {
 // each item scans its items_per_thread consecutive elements after a group scan of the items'
 // totals. The carry into a tile is tile_prefix[t] (reduce-then-scan), init (a single tile), or
 // found by decoupled look-back when `lookback.flags` is set. in may equal out.
-// Local memory: scan_local_bytes<T>(block, items_per_thread, num_sub_groups).
+// Local memory: local_bytes(block, items_per_thread, num_sub_groups).
 template <class T, class Op>
 struct scan_kernel {
   const T* in;
@@ -197,9 +230,12 @@ struct scan_kernel {
   static constexpr AK_KERNEL_FN std::size_t tile_offset() {
     return align_up(sizeof(std::int64_t), alignof(T));
   }
+  // Where element j of the tile lives: one pad slot every 32 elements, so that items reading
+  // their items_per_thread consecutive elements hit distinct local-memory banks.
+  static constexpr AK_KERNEL_FN std::int64_t slot(std::int64_t j) { return j + j / 32; }
   static constexpr AK_KERNEL_FN std::size_t local_bytes(std::size_t block, std::size_t ipt,
                                                         std::size_t sub_groups) {
-    return tile_offset() + (block * ipt + sub_groups + 2) * sizeof(T);
+    return tile_offset() + (block * ipt + block * ipt / 32 + 1 + sub_groups + 2) * sizeof(T);
   }
 
   template <class Ctx>
@@ -207,9 +243,10 @@ struct scan_kernel {
     const int nsg = ctx.num_sub_groups();
     const std::int64_t bs = ctx.local_size(0), lid = ctx.local_id(0);
     const std::int64_t tile_n = bs * items_per_thread;
+    const std::int64_t tile_slots = slot(tile_n - 1) + 1;
     auto id = kernel::local_array<std::int64_t>(ctx, 0, 1);
-    auto tile = kernel::local_array<T>(ctx, tile_offset(), static_cast<std::size_t>(tile_n));
-    auto scratch = kernel::local_array<T>(ctx, tile_offset() + tile_n * sizeof(T),
+    auto tile = kernel::local_array<T>(ctx, tile_offset(), static_cast<std::size_t>(tile_slots));
+    auto scratch = kernel::local_array<T>(ctx, tile_offset() + tile_slots * sizeof(T),
                                           static_cast<std::size_t>(nsg + 2));
     std::int64_t t = ctx.group_id(0);
     if (lookback.flags) {
@@ -222,40 +259,25 @@ struct scan_kernel {
     const std::int64_t base = t * tile_n;
     for (int k = 0; k < items_per_thread; ++k) {
       const std::int64_t j = k * bs + lid;
-      tile[j] = base + j < n ? in[base + j] : init;
+      tile[slot(j)] = base + j < n ? in[base + j] : init;
     }
     ctx.barrier();
     T v = init;
-    for (int k = 0; k < items_per_thread; ++k) v = op(v, tile[lid * items_per_thread + k]);
+    for (int k = 0; k < items_per_thread; ++k) v = op(v, tile[slot(lid * items_per_thread + k)]);
     T total = init;
     const T excl = group_exclusive_scan(ctx, scratch, v, op, init, total);
 
     T carry = init;
     if (lookback.flags) {
-      if (lid == 0) {
+      if (ctx.sub_group_id() == 0) {  // t is the same for the whole group
         T tile_excl = init;
-        if (t == 0) {
+        if (t > 0) {
+          tile_excl = look_back(ctx, t, total);
+        } else if (ctx.sub_group_lane() == 0) {
           lookback.prefixes[0] = total;
           ctx.atomic_store(&lookback.flags[0], 2, memory_order::release, memory_scope::device);
-        } else {
-          lookback.aggregates[t] = total;
-          ctx.atomic_store(&lookback.flags[t], 1, memory_order::release, memory_scope::device);
-          T run = init;  // tiles j+1 .. t-1
-          for (std::int64_t j = t - 1;; --j) {
-            int f = 0;
-            while ((f = ctx.atomic_load(&lookback.flags[j], memory_order::acquire,
-                                        memory_scope::device)) == 0) {
-            }
-            if (f == 2) {
-              tile_excl = op(lookback.prefixes[j], run);
-              break;
-            }
-            run = op(lookback.aggregates[j], run);
-          }
-          lookback.prefixes[t] = op(tile_excl, total);
-          ctx.atomic_store(&lookback.flags[t], 2, memory_order::release, memory_scope::device);
         }
-        scratch[nsg + 1] = tile_excl;
+        if (ctx.sub_group_lane() == 0) scratch[nsg + 1] = tile_excl;
       }
       ctx.barrier();
       carry = scratch[nsg + 1];
@@ -265,14 +287,52 @@ struct scan_kernel {
 
     T acc = op(carry, excl);
     for (int k = 0; k < items_per_thread; ++k) {
-      const std::int64_t j = lid * items_per_thread + k;
+      const std::int64_t j = slot(lid * items_per_thread + k);
       scan_step(acc, tile[j], tile[j], op, inclusive);
     }
     ctx.barrier();
     for (int k = 0; k < items_per_thread; ++k) {
       const std::int64_t j = k * bs + lid;
-      if (base + j < n) out[base + j] = tile[j];
+      if (base + j < n) out[base + j] = tile[slot(j)];
     }
+  }
+
+  // Decoupled look-back by sub-group 0 of tile t > 0: publishes the tile's aggregate, then reads
+  // its predecessors a sub-group-wide window at a time (lane l: tile lo + l, oldest first), each
+  // lane waiting until its tile has published something. The window's newest prefix ends the
+  // search; the aggregates after it, and those of the windows already passed, complete the
+  // carry, combined oldest first. Publishes the tile's prefix and returns its carry.
+  template <class Ctx>
+  AK_KERNEL_FN T look_back(Ctx& ctx, std::int64_t t, const T& total) const {
+    const int w = ctx.sub_group_size(), lane = ctx.sub_group_lane();
+    if (lane == 0) {
+      lookback.aggregates[t] = total;
+      ctx.atomic_store(&lookback.flags[t], 1, memory_order::release, memory_scope::device);
+    }
+    T newer = init;  // tiles after the current window, up to t - 1
+    for (std::int64_t hi = t - 1;; hi -= w) {
+      const std::int64_t j = hi - (w - 1) + lane;
+      int f = 1;  // tiles before 0 (never reached past tile 0's prefix) count as init
+      if (j >= 0)
+        while ((f = ctx.atomic_load(&lookback.flags[j], memory_order::acquire,
+                                    memory_scope::device)) == 0) {
+        }
+      const std::uint64_t holds_prefix = ctx.ballot(f == 2);
+      int newest = -1;  // the highest lane whose tile holds a prefix
+      for (int b = w - 1; b >= 0 && newest < 0; --b)
+        if ((holds_prefix >> b) & 1u) newest = b;
+      T x = init;
+      if (j >= 0 && lane >= newest)
+        x = lane == newest ? lookback.prefixes[j] : lookback.aggregates[j];
+      const T window = ctx.sub_group_reduce(x, op);
+      newer = op(window, newer);
+      if (newest >= 0) break;
+    }
+    if (lane == 0) {
+      lookback.prefixes[t] = op(newer, total);
+      ctx.atomic_store(&lookback.flags[t], 2, memory_order::release, memory_scope::device);
+    }
+    return newer;
   }
 };
 

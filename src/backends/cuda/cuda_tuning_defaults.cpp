@@ -34,7 +34,7 @@ const char* register_tuning_defaults(const ak_host_v1* host) {
         {.block_size = 512, .items_per_thread = 16, .vector_width = 4, .switch_below = 8192});
   d.add(ak::scan_hook{}, "sm_90", "*",
         {.block_size = 512,
-         .items_per_thread = 8,
+         .items_per_thread = 16,  // halved for 8-byte types, whose tile would not fit 48 KiB
          .algorithm = scan_algorithm::decoupled_lookback,
          .sub_group_width = 32});
   d.add(ak::map_hook{}, "sm_90", "*", {.block_size = 256, .items_per_thread = 8});
