@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Builds what scripts/gpu_check.sh runs on a machine with an NVIDIA GPU and no package registry,
-# and gathers it in gpu-bundle/ (git-ignored): the programs, libak and its cuda plugin, and every
+# and gathers it in gpu-bundle/, packed as gpu-bundle.tar.gz (both git-ignored): the programs, libak and its cuda plugin, and every
 # shared library they need besides the GPU driver (oneTBB, libstdc++, ..., and the C library with
 # its loader, for a machine whose C library is older than this one's). Run it here (it needs nvcc,
-# not a GPU), then carry gpu-bundle/ to the GPU machine with the working tree:
+# not a GPU), then carry gpu-bundle.tar.gz to the GPU machine with the working tree:
 #
 #   scripts/gpu_bundle.sh            # machine code for sm_90 (H100, H200) only: the quick build
 #   AK_CUDA_ARCHS="80-real;89-real;90" scripts/gpu_bundle.sh
@@ -36,5 +36,7 @@ for lib in $(LD_LIBRARY_PATH=build-cuda/lib ldd gpu-bundle/bin/* gpu-bundle/lib/
   esac
 done
 strip --strip-unneeded gpu-bundle/bin/* gpu-bundle/lib/*.so* 2>/dev/null || true
-echo "gpu-bundle: $(du -sh gpu-bundle | cut -f1) (archs $archs)"
+# Packed, since what travels to the GPU machine is limited in size; gpu_check.sh unpacks it.
+tar -czf gpu-bundle.tar.gz gpu-bundle
+echo "gpu-bundle.tar.gz: $(du -h gpu-bundle.tar.gz | cut -f1) (archs $archs): carry it"
 ls gpu-bundle/bin gpu-bundle/lib gpu-bundle/glibc
