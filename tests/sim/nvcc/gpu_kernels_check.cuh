@@ -33,6 +33,7 @@ using ak_nvcc_check::instantiate;
 template <class T, class Op>
 void scan_and_reduce() {
   instantiate<akgk::reduce_kernel<T, akgk::load_element<T>, Op>>();
+  instantiate<akgk::reduce_striped_kernel<T, akgk::load_element<T>, Op>>();
   instantiate<akgk::scan_kernel<T, Op>>();
 }
 }  // namespace ak_nvcc_check_gpu
