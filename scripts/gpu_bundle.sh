@@ -10,7 +10,8 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 archs=${AK_CUDA_ARCHS:-90}
-targets=(ak ak_cuda ak_cuda_tests ak_algorithms_tests ak_cuda_custom ak_cuda_bench)
+targets=(ak ak_cuda ak_tool ak_cuda_tests ak_algorithms_tests ak_cuda_custom ak_cuda_bench)
+programs=(ak ak_cuda_tests ak_algorithms_tests ak_cuda_custom ak_cuda_bench)  # in build-cuda/bin
 
 cmake --preset cuda -DCMAKE_CUDA_ARCHITECTURES="$archs" -DAK_WERROR=ON >/dev/null
 available=$(cmake --build build-cuda --target help | sed -n 's/^\([A-Za-z0-9_]*\): .*/\1/p')
@@ -22,7 +23,7 @@ cmake --build build-cuda -j "$(nproc)" --target "${build[@]}"
 
 rm -rf gpu-bundle
 mkdir -p gpu-bundle/bin gpu-bundle/lib gpu-bundle/glibc
-for p in build-cuda/bin/*; do [[ -x "$p" && -f "$p" ]] && cp "$p" gpu-bundle/bin/; done
+for p in "${programs[@]}"; do [[ -x "build-cuda/bin/$p" ]] && cp "build-cuda/bin/$p" gpu-bundle/bin/; done
 cp -P build-cuda/lib/libak.so* build-cuda/lib/libak_cuda.so gpu-bundle/lib/
 # The shared libraries the programs need, except the driver's (libcuda: the GPU machine's own).
 # glibc's go to glibc/, used only where the machine's C library is too old (gpu_check.sh).

@@ -5,7 +5,7 @@
 #
 #   scripts/gpu_check.sh [OUT_DIR]
 #
-# 1. the cuda tests compiled by nvcc (tests/cuda) and the CUDA example;
+# 1. `ak info` on cuda:0, the cuda tests compiled by nvcc (tests/cuda) and the CUDA example;
 # 2. the algorithms test suite on cuda:0 (AKT_DEVICE=cuda:0): the standard types and operators
 #    through the plugin's precompiled entries. Tests that instantiate a header template with a
 #    custom operator or type cannot launch on cuda from this g++-built binary (they need nvcc:
@@ -51,6 +51,8 @@ step() {  # step NAME TIMEOUT_S COMMAND...: runs, appends to $out/steps.log, rec
   return 0
 }
 
+# The device as ak sees it, and every tuning it resolves there with the layer it came from.
+[[ -x "$bundle/bin/ak" ]] && step info 30 "${runner[@]}" "$bundle/bin/ak" info --device cuda:0
 step cuda_tests 90 "${runner[@]}" "$bundle/bin/ak_cuda_tests"
 step example 30 "${runner[@]}" "$bundle/bin/ak_cuda_custom"
 
