@@ -20,6 +20,8 @@ configs=(
   'defaults|reduce,map,accumulate,sort,sort_by_key,sort_custom|{}'
   'reduce_block256|reduce|{"reduce":{"*":{"block_size":256}}}'
   'reduce_block1024|reduce|{"reduce":{"*":{"block_size":1024}}}'
+  'reduce_vw2|reduce,any|{"reduce":{"*":{"vector_width":2}}}'
+  'reduce_vw4|reduce,any|{"reduce":{"*":{"vector_width":4}}}'
   'map_ipt1|map|{"map":{"*":{"items_per_thread":1}}}'
   'map_ipt4|map|{"map":{"*":{"items_per_thread":4}}}'
   'map_ipt16|map|{"map":{"*":{"items_per_thread":16}}}'
@@ -29,6 +31,8 @@ configs=(
   'sort_block512|sort,sort_by_key|{"sort":{"*":{"block_size":512}}}'
   'sort_block1024|sort,sort_by_key|{"sort":{"*":{"block_size":1024}}}'
   'sort_bits4|sort|{"sort":{"*":{"radix_digit_bits":4}}}'
+  'sort_ipt2|sort,sort_by_key|{"sort":{"*":{"radix_items_per_thread":2}}}'
+  'sort_ipt8|sort,sort_by_key|{"sort":{"*":{"radix_items_per_thread":8}}}'
   'merge_tile1024|sort_custom|{"sort":{"*":{"merge_tile_size":1024}}}'
   'merge_tile8192|sort_custom|{"sort":{"*":{"merge_tile_size":8192}}}'
 )

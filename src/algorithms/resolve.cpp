@@ -112,7 +112,9 @@ resolved_sort resolve(const sort_alg& alg, const device& dev, dtype t, const sor
                               return sort_tuning{.algorithm = sort_algorithm::radix,
                                                  .radix_digit_bits = a.radix_digit_bits,
                                                  .block_size = a.block_size,
-                                                 .cpu_grain = a.cpu_grain};
+                                                 .cpu_grain = a.cpu_grain,
+                                                 .radix_items_per_thread =
+                                                     a.radix_items_per_thread};
                             },
                             [](const merge_sort& a) {
                               return sort_tuning{.algorithm = sort_algorithm::merge,

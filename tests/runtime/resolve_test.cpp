@@ -50,6 +50,17 @@ TEST(Resolve, ExplicitSortIsHonouredOrRejected) {
   EXPECT_THROW(
       (void)ak::resolve(ak::radix_sort{.radix_digit_bits = 17}, cpu(), ak::dtype::uint64, {}),
       ak::argument_error);
+  // The GPU radix tile's keys per work-item: a power of two from 1 to 16, 4 unless tuned.
+  EXPECT_EQ(ak::resolve(ak::auto_alg{}, cpu(), ak::dtype::uint64, {}).tuning.radix_items_per_thread,
+            4);
+  EXPECT_EQ(ak::resolve(ak::radix_sort{.radix_items_per_thread = 8}, cpu(), ak::dtype::uint64, {})
+                .tuning.radix_items_per_thread,
+            8);
+  for (std::int64_t bad : {0, 3, 32})
+    EXPECT_THROW((void)ak::resolve(ak::radix_sort{.radix_items_per_thread = bad}, cpu(),
+                                   ak::dtype::uint64, {}),
+                 ak::argument_error)
+        << bad;
 }
 
 TEST(Resolve, ScanOnCpu) {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <numeric>
+#include <string>
 #include <vector>
 
 #include "affine.hpp"
@@ -86,6 +87,78 @@ TEST_P(GpuAlgorithms, ReduceKeepsElementOrder) {
               expect)
         << "n " << n;
     EXPECT_EQ(ak::gpu::reduce(dev(), d.data(), n, compose{}, identity), expect) << "n " << n;
+  }
+}
+
+// The width the reduction's loads take: the tuning's, at most 16 bytes, halved until aligned and
+// (for a non-commutative operator) until it divides items_per_thread; 1 for custom types.
+TEST_P(GpuAlgorithms, ReduceVectorWidthChoice) {
+  using ak::gpu::detail::vector_width_for;
+  using ak::gpu::kernels::load_element;
+  device_buffer<std::int32_t> d(dev(), 8);
+  device_buffer<double> d64(dev(), 8);
+  device_buffer<std::int8_t> d8(dev(), 8);
+  EXPECT_EQ(vector_width_for(load_element<std::int32_t>{d.data()}, 4, 0), 4);
+  EXPECT_EQ(vector_width_for(load_element<std::int32_t>{d.data()}, 2, 0), 2);
+  EXPECT_EQ(vector_width_for(load_element<std::int32_t>{d.data() + 1}, 4, 0), 1);
+  EXPECT_EQ(vector_width_for(load_element<std::int32_t>{d.data() + 2}, 4, 0), 2);
+  EXPECT_EQ(vector_width_for(load_element<std::int32_t>{d.data()}, 4, 3), 1);
+  EXPECT_EQ(vector_width_for(load_element<std::int32_t>{d.data()}, 4, 6), 2);
+  EXPECT_EQ(vector_width_for(load_element<double>{d64.data()}, 4, 0), 2);
+  EXPECT_EQ(vector_width_for(load_element<std::int8_t>{d8.data()}, 4, 0), 4);
+  EXPECT_EQ(vector_width_for(load_element<affine>{nullptr}, 4, 0), 1);
+}
+
+// reduce.vector_width: each width of the menu on arrays that start aligned and one element past
+// that (where the width is halved until the loads are aligned), with a commutative operator
+// (striped vector loads), a non-commutative one (vectors within each item's items_per_thread
+// consecutive elements; 3 admits none), and through mapreduce's conversion of narrow inputs.
+TEST_P(GpuAlgorithms, ReduceVectorWidths) {
+  const std::int64_t most = 40001;
+  std::vector<std::int32_t> in(static_cast<std::size_t>(most) + 1);
+  std::vector<std::int8_t> narrow(in.size());
+  std::vector<double> wide(in.size());
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    in[i] = static_cast<std::int32_t>((i * 2654435761u) % 2001) - 1000;
+    narrow[i] = static_cast<std::int8_t>(in[i] % 128);
+    wide[i] = in[i];
+  }
+  device_buffer<std::int32_t> d(dev(), std::span<const std::int32_t>(in));
+  device_buffer<std::int8_t> d8(dev(), std::span<const std::int8_t>(narrow));
+  device_buffer<double> d64(dev(), std::span<const double>(wide));
+  const auto plus = [](std::int64_t a, std::int64_t b) { return a + b; };  // not marked commutative
+  for (std::int64_t vw : {1, 2, 4}) {
+    for (std::int64_t n : {0, 1, 3, 5, 255, 1027, 4099, 40000}) {
+      for (std::int64_t off : {0, 1}) {
+        const auto b = in.begin() + off;
+        const std::int64_t expect = std::accumulate(b, b + n, std::int64_t{0});
+        const std::string at = "n " + std::to_string(n) + " offset " + std::to_string(off) +
+                               " vector_width " + std::to_string(vw);
+        const ak::reduce_tuning t{.block_size = 64, .vector_width = vw, .switch_below = 100};
+        EXPECT_EQ(ak::gpu::reduce(dev(), d.data() + off, n, ak::plus{}, std::int32_t{0}, t), expect)
+            << at;
+        EXPECT_EQ(ak::gpu::reduce(dev(), d64.data() + off, n, ak::plus{}, 0.0, t),
+                  static_cast<double>(expect))
+            << at;
+        for (std::int64_t ipt : {3, 4, 8}) {
+          ak::reduce_tuning keep_order = t;
+          keep_order.items_per_thread = ipt;
+          EXPECT_EQ(ak::gpu::mapreduce(
+                        dev(), d.data() + off, n, [](std::int32_t x) { return std::int64_t{x}; },
+                        plus, std::int64_t{0}, keep_order),
+                    expect)
+              << at << " items_per_thread " << ipt;
+        }
+        std::int64_t squares = 0;
+        for (std::int64_t i = off; i < off + n; ++i) squares += std::int64_t{narrow[i]} * narrow[i];
+        EXPECT_EQ(ak::gpu::mapreduce(
+                      dev(), d8.data() + off, n,
+                      [](std::int8_t x) { return std::int64_t{x} * std::int64_t{x}; }, ak::plus{},
+                      std::int64_t{0}, t),
+                  squares)
+            << at;
+      }
+    }
   }
 }
 

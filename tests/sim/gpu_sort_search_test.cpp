@@ -189,6 +189,28 @@ TEST_P(GpuSortSearch, RadixSortIntegersAtSeveralDigitWidths) {
   }
 }
 
+// sort.radix_items_per_thread: tiles of 1 to 16 keys per work-item (16 is halved on profiles
+// whose local memory cannot hold the tile), keys with values, against a stable sort of the pairs.
+TEST_P(GpuSortSearch, RadixSortTileShapes) {
+  for (std::int64_t ipt : {1, 2, 8, 16}) {
+    for (std::int64_t n : {std::int64_t{2}, std::int64_t{1000}, std::int64_t{9001}}) {
+      auto keys = keys_with_duplicates(n, static_cast<std::uint64_t>(n + ipt));
+      std::vector<std::int64_t> values(static_cast<std::size_t>(n));
+      std::iota(values.begin(), values.end(), 0);
+      device_buffer<std::int32_t> dk(dev(), std::span<const std::int32_t>(keys));
+      device_buffer<std::int64_t> dv(dev(), std::span<const std::int64_t>(values));
+      ak::gpu::radix_sort_by_key(dev(), dk.data(), dv.data(), n,
+                                 {.block_size = 64, .radix_items_per_thread = ipt});
+      std::stable_sort(values.begin(), values.end(),
+                       [&](std::int64_t a, std::int64_t b) { return keys[a] < keys[b]; });
+      std::vector<std::int32_t> sorted_keys(static_cast<std::size_t>(n));
+      for (std::int64_t i = 0; i < n; ++i) sorted_keys[i] = keys[values[i]];
+      ASSERT_EQ(dk.to_host(), sorted_keys) << "n " << n << " keys per item " << ipt;
+      ASSERT_EQ(dv.to_host(), values) << "n " << n << " keys per item " << ipt;
+    }
+  }
+}
+
 TEST_P(GpuSortSearch, RadixSortSmallAndWideKeys) {
   std::mt19937_64 rng(31);
   std::vector<std::uint8_t> small(3000);

@@ -69,6 +69,7 @@ struct radix_sort {
   std::int64_t radix_digit_bits = unset;
   std::int64_t block_size = unset;
   std::int64_t cpu_grain = unset;
+  std::int64_t radix_items_per_thread = unset;  // GPU keys per work-item in a tile
 };
 
 // Stable merge sort with any comparator.

@@ -97,34 +97,83 @@ inline int num_sub_groups(const ak::device& dev, std::int64_t block) {
   return static_cast<int>(cdiv(block, std::max<std::int64_t>(dev.info().sub_group_width, 1)));
 }
 
+// The element type a load reads by vectors: its array's, when it reads a plain array of numbers;
+// void otherwise.
+template <class Load>
+struct vector_input {
+  using type = void;
+};
+template <class Load>
+  requires requires(const Load& l) { l.in; } && std::is_arithmetic_v<typename Load::input>
+struct vector_input<Load> {
+  using type = typename Load::input;
+};
+
+// The vector width a reduction reads `load` with: the tuning's vector_width (a menu of 1, 2 and
+// 4 elements), at most 16 bytes a load, halved until load.in is aligned to it and it divides
+// `divides` (a non-commutative reduction's items_per_thread; 0 for none). 1 for loads that do not
+// read a plain array of numbers.
+template <class Load>
+int vector_width_for(const Load& load, std::int64_t wanted, std::int64_t divides) {
+  using In = typename vector_input<Load>::type;
+  int vw = 1;
+  if constexpr (!std::is_void_v<In>) {
+    while (vw < 4 && 2 * vw <= wanted && 2 * vw * sizeof(In) <= 16) vw *= 2;
+    const auto address = reinterpret_cast<std::uintptr_t>(load.in);
+    while (vw > 1 && (address % (vw * sizeof(In)) != 0 || (divides != 0 && divides % vw != 0)))
+      vw /= 2;
+  }
+  return vw;
+}
+
+// Calls f.template operator()<VW>() for vw in the menu 1, 2, 4, instantiating only the widths
+// whose loads of In fit 16 bytes (only 1 for In void).
+template <class In, class F>
+void with_vector_width(int vw, F&& f) {
+  if constexpr (!std::is_void_v<In>) {
+    if constexpr (4 * sizeof(In) <= 16)
+      if (vw == 4) return f.template operator()<4>();
+    if constexpr (2 * sizeof(In) <= 16)
+      if (vw == 2) return f.template operator()<2>();
+  }
+  f.template operator()<1>();
+}
+
 // Reduces [0, n) of `load` into out[0] (one value) on device memory, in at most two launches.
 template <class T, class Load, class Op>
 void reduce_into(const ak::device& dev, const reduce_tuning& t, Load load, std::int64_t n, Op op,
                  T init, T* out) {
   const std::int64_t block = fit_block(dev, t.block_size);
   const int ipt = static_cast<int>(t.items_per_thread);
-  const std::int64_t tile = block * ipt;
+  const std::int64_t tile = block * ipt;  // a multiple of every vector width (block is)
   const std::int64_t tiles = cdiv(n, tile);
   const std::int64_t most =
       n <= t.switch_below ? 1 : std::max<std::int64_t>(4 * dev.info().compute_units, 1);
   const std::int64_t chunk = cdiv(tiles, std::min(tiles, most)) * tile;
   const std::int64_t groups = cdiv(n, chunk);
   const std::size_t local = static_cast<std::size_t>(num_sub_groups(dev, block)) * sizeof(T);
-  // One pass of `groups` groups over load into dst: coalesced when the operator commutes.
-  auto pass = [&](auto l, std::int64_t count, std::int64_t per_group, std::int64_t g, T* dst,
-                  const char* name) {
+  constexpr bool striped = commutative<Op>::value;
+  // One pass of `groups` groups over load into dst: coalesced when the operator commutes, with
+  // vector loads of width vw.
+  auto pass = [&](auto l, int vw, std::int64_t count, std::int64_t per_group, std::int64_t g,
+                  T* dst, const char* name) {
     using L = decltype(l);
-    if constexpr (commutative<Op>::value)
-      launch(dev, {kernel::range_1d(g * block, block), local, name},
-             kernels::reduce_striped_kernel<T, L, Op>{l, dst, count, per_group, op, init});
-    else
-      launch(dev, {kernel::range_1d(g * block, block), local, name},
-             kernels::reduce_kernel<T, L, Op>{l, dst, count, per_group, ipt, op, init});
+    using In = std::conditional_t<std::is_same_v<L, Load>, typename vector_input<L>::type, void>;
+    with_vector_width<In>(vw, [&]<int VW>() {
+      if constexpr (striped)
+        launch(dev, {kernel::range_1d(g * block, block), local, name},
+               kernels::reduce_striped_kernel<T, L, Op, VW>{l, dst, count, per_group, op, init});
+      else
+        launch(dev, {kernel::range_1d(g * block, block), local, name},
+               kernels::reduce_kernel<T, L, Op, VW>{l, dst, count, per_group, ipt, op, init});
+    });
   };
-  if (groups == 1) return pass(load, n, chunk, 1, out, "ak::gpu::reduce");
+  const int vw = vector_width_for(load, t.vector_width, striped ? 0 : ipt);
+  if (groups == 1) return pass(load, vw, n, chunk, 1, out, "ak::gpu::reduce");
   device_buffer<T> partials(dev, groups);
-  pass(load, n, chunk, groups, partials.data(), "ak::gpu::reduce");
-  pass(kernels::load_element<T>{partials.data()}, groups, groups, 1, out,
+  pass(load, vw, n, chunk, groups, partials.data(), "ak::gpu::reduce");
+  // A few values: read one by one (one kernel variant fewer to compile).
+  pass(kernels::load_element<T>{partials.data()}, 1, groups, groups, 1, out,
        "ak::gpu::reduce_partials");
 }
 
@@ -171,7 +220,7 @@ void map(const ak::device& dev, const In* in, Out* out, std::int64_t n, F f,
 
 // The reduction of in[0, n) by op; init for n == 0. Block reduction (items per thread, then
 // sub-group and group reductions), one launch below reduce.switch_below elements and two above.
-// Tuning: reduce.block_size, items_per_thread, switch_below.
+// Tuning: reduce.block_size, items_per_thread, vector_width, switch_below.
 template <class T, class Op>
 T reduce(const ak::device& dev, const T* in, std::int64_t n, Op op, T init,
          const reduce_tuning& call = {}) {

@@ -41,9 +41,9 @@ void radix_sort_impl(const ak::device& dev, K* keys, V* values, std::int64_t n,
   const int passes = (key_bits + digit_bits - 1) / digit_bits;
   const std::size_t value_bytes = values ? sizeof(V) : 0;
 
-  // A tile that fits local memory: block * items per thread (4, halved as needed).
+  // A tile that fits local memory: block * sort.radix_items_per_thread, halved as needed.
   std::int64_t block = fit_block(dev, t.block_size);
-  int ipt = 4;
+  int ipt = static_cast<int>(t.radix_items_per_thread);
   auto layout = [&] {
     return kernels::radix_layout::make(static_cast<std::size_t>(block * ipt), sizeof(K),
                                        value_bytes, static_cast<std::size_t>(radix),

@@ -58,6 +58,7 @@ struct sort_tuning {
   std::int64_t merge_tile_size = unset;  // elements each group merges per step
   std::int64_t sample_oversampling = unset;
   std::int64_t cpu_grain = unset;
+  std::int64_t radix_items_per_thread = unset;  // GPU keys per work-item in a radix tile
 };
 
 struct map_tuning {

@@ -13,9 +13,11 @@ const char* register_tuning_defaults(const ak_host_v1* host) {
   using ak::sort_algorithm;
 
   // Any NVIDIA GPU (Volta and later): 256-wide blocks, decoupled look-back (every such GPU has
-  // the device-scope fence and forward progress it needs), 8-bit radix digits.
+  // the device-scope fence and forward progress it needs), 8-bit radix digits. Reductions read
+  // one element a load (vector_width 1): the figures in docs/benchmarks were measured so, and
+  // vector loads have not been measured on a GPU yet (scripts/gpu_sweep.sh sweeps them).
   d.add(ak::reduce_hook{}, "*", "*",
-        {.block_size = 256, .items_per_thread = 16, .vector_width = 4, .switch_below = 4096});
+        {.block_size = 256, .items_per_thread = 16, .vector_width = 1, .switch_below = 4096});
   d.add(ak::scan_hook{}, "*", "*",
         {.block_size = 256,
          .items_per_thread = 8,
@@ -25,13 +27,14 @@ const char* register_tuning_defaults(const ak_host_v1* host) {
         {.algorithm = sort_algorithm::radix,
          .radix_digit_bits = 8,
          .block_size = 256,
-         .merge_tile_size = 2048});
+         .merge_tile_size = 2048,
+         .radix_items_per_thread = 4});
   d.add(ak::map_hook{}, "*", "*", {.block_size = 256, .items_per_thread = 4});
   d.add(ak::search_hook{}, "*", "*", {.block_size = 256});
 
   // Hopper (H100, H200): more bytes in flight per multiprocessor to cover its bandwidth.
   d.add(ak::reduce_hook{}, "sm_90", "*",
-        {.block_size = 512, .items_per_thread = 16, .vector_width = 4, .switch_below = 8192});
+        {.block_size = 512, .items_per_thread = 16, .vector_width = 1, .switch_below = 8192});
   d.add(ak::scan_hook{}, "sm_90", "*",
         {.block_size = 512,
          .items_per_thread = 16,  // halved for 8-byte types, whose tile would not fit 48 KiB
@@ -52,7 +55,8 @@ const char* register_tuning_defaults(const ak_host_v1* host) {
         {.algorithm = sort_algorithm::radix,
          .radix_digit_bits = 8,
          .block_size = 512,
-         .merge_tile_size = 1024});
+         .merge_tile_size = 1024,
+         .radix_items_per_thread = 4});
 
   // Ampere A100 (sm_80) and Ada (sm_89) keep the generic values above.
   return d.status();

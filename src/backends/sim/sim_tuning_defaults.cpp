@@ -1,7 +1,8 @@
 // Every tuning value of the sim backend, per device profile. Nothing includes this file: changing
 // a value recompiles it alone. Values follow the GPUs each profile stands in for, so that the
 // GPU algorithms' tuned paths (block sizes, sub-group widths, the scan algorithm) are exercised
-// on every profile.
+// on every profile. The radix tiles differ per profile (2, 4 or 8 keys per work-item) so that
+// every tile shape is tested in CI.
 #include "ak/plugin/backend_defaults.hpp"
 #include "profiles.hpp"
 
@@ -24,7 +25,8 @@ const char* register_tuning_defaults(const ak_host_v1* host) {
         {.algorithm = sort_algorithm::radix,
          .radix_digit_bits = 8,
          .block_size = 256,
-         .merge_tile_size = 2048});
+         .merge_tile_size = 2048,
+         .radix_items_per_thread = 4});
   d.add(ak::map_hook{}, "sim_nvidia", "*", {.block_size = 256, .items_per_thread = 4});
   d.add(ak::search_hook{}, "sim_nvidia", "*", {.block_size = 256});
 
@@ -40,7 +42,8 @@ const char* register_tuning_defaults(const ak_host_v1* host) {
         {.algorithm = sort_algorithm::radix,
          .radix_digit_bits = 8,
          .block_size = 512,
-         .merge_tile_size = 4096});
+         .merge_tile_size = 4096,
+         .radix_items_per_thread = 8});
   d.add(ak::map_hook{}, "sim_amd", "*", {.block_size = 256, .items_per_thread = 4});
   d.add(ak::search_hook{}, "sim_amd", "*", {.block_size = 256});
 
@@ -56,7 +59,8 @@ const char* register_tuning_defaults(const ak_host_v1* host) {
         {.algorithm = sort_algorithm::radix,
          .radix_digit_bits = 4,
          .block_size = 256,
-         .merge_tile_size = 2048});
+         .merge_tile_size = 2048,
+         .radix_items_per_thread = 2});
   d.add(ak::map_hook{}, "sim_intel", "*", {.block_size = 128, .items_per_thread = 4});
   d.add(ak::search_hook{}, "sim_intel", "*", {.block_size = 128});
 
@@ -72,7 +76,8 @@ const char* register_tuning_defaults(const ak_host_v1* host) {
         {.algorithm = sort_algorithm::radix,
          .radix_digit_bits = 4,
          .block_size = 256,
-         .merge_tile_size = 1024});
+         .merge_tile_size = 1024,
+         .radix_items_per_thread = 4});
   d.add(ak::sort_hook{}, "sim_apple", "float", {.algorithm = sort_algorithm::merge});
   d.add(ak::map_hook{}, "sim_apple", "*", {.block_size = 128, .items_per_thread = 8});
   d.add(ak::search_hook{}, "sim_apple", "*", {.block_size = 128});

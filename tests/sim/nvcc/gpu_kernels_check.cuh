@@ -34,6 +34,9 @@ template <class T, class Op>
 void scan_and_reduce() {
   instantiate<akgk::reduce_kernel<T, akgk::load_element<T>, Op>>();
   instantiate<akgk::reduce_striped_kernel<T, akgk::load_element<T>, Op>>();
+  // Vector loads of two elements (every arithmetic type's pair fits 16 bytes).
+  instantiate<akgk::reduce_kernel<T, akgk::load_element<T>, Op, 2>>();
+  instantiate<akgk::reduce_striped_kernel<T, akgk::load_element<T>, Op, 2>>();
   instantiate<akgk::scan_kernel<T, Op>>();
 }
 }  // namespace ak_nvcc_check_gpu
@@ -47,6 +50,9 @@ template void ak_nvcc_check::instantiate<ak::gpu::kernels::fill_kernel<unsigned>
 template void ak_nvcc_check::instantiate<ak::gpu::kernels::reduce_kernel<
     double, ak::gpu::kernels::load_mapped<double, float, ak_nvcc_check_gpu::square>,
     ak_nvcc_check_gpu::plus>>();
+template void ak_nvcc_check::instantiate<ak::gpu::kernels::reduce_striped_kernel<
+    double, ak::gpu::kernels::load_mapped<double, float, ak_nvcc_check_gpu::square>,
+    ak_nvcc_check_gpu::plus, 4>>();
 template void ak_nvcc_check_gpu::scan_and_reduce<float, ak_nvcc_check_gpu::plus>();
 template void ak_nvcc_check_gpu::scan_and_reduce<double, ak_nvcc_check_gpu::plus>();
 template void ak_nvcc_check_gpu::scan_and_reduce<std::int32_t, ak_nvcc_check_gpu::plus>();
