@@ -1,18 +1,15 @@
 // Lengths past 2^31 (DESIGN.md section 6: sizes and indices are 64-bit; every algorithm works
 // at lengths past 2^31): reduce, count, accumulate and sort an int8 array of 2^31 + 17
-// elements. About 4.3 GB at the peak (the array plus one more of its size); CTest label `large`.
+// elements on cpu (about 4.3 GB at the peak: the array plus one more of its size), and the GPU
+// algorithms that take one pass on sim:0 (LargeOnSim). CTest label `large`.
 #include "test_support.hpp"
 
 namespace akt {
 namespace {
 
-TEST(Large, Int8PastTwoToThe31) {
-  AKT_RANDOM(r);
-  const i64 n = (i64{1} << 31) + 17;
-  ak::array<std::int8_t> a(ak::shape{n});
-  std::int8_t* p = a.data();
-  // Random bytes, filled in parallel: each block of 2^20 from its own xorshift stream.
-  const std::uint64_t salt = r.bits();
+// n random bytes into p, filled in parallel on the cpu: each block of 2^20 from its own xorshift
+// stream. The last one is 77, so that the elements past 2^31 must count.
+void fill_random(std::int8_t* p, i64 n, std::uint64_t salt) {
   const i64 block = i64{1} << 20, blocks = (n + block - 1) / block;
   ak::foreachindex(blocks, [&](i64 b) {
     std::uint64_t s = mix(salt ^ static_cast<std::uint64_t>(b)) | 1u;
@@ -24,22 +21,45 @@ TEST(Large, Int8PastTwoToThe31) {
       for (i64 k = 0; k < 8 && i + k < end; ++k) p[i + k] = static_cast<std::int8_t>(s >> (8 * k));
     }
   });
-  // The elements past 2^31 must count: the last one is never 0 here.
   p[n - 1] = 77;
+}
 
-  // The reference, sequentially: the exact total and the histogram.
+// The reference, sequentially: the histogram, the exact total, the lowest and highest value.
+struct int8_facts {
   std::array<i64, 256> hist{};
   i64 total = 0;
-  for (i64 i = 0; i < n; ++i) {
-    ++hist[static_cast<std::uint8_t>(p[i])];
-    total += p[i];
-  }
   int lowest = 127, highest = -128;
-  for (int v = -128; v < 128; ++v)
-    if (hist[static_cast<std::uint8_t>(v)] > 0) {
-      lowest = std::min(lowest, v);
-      highest = std::max(highest, v);
+  explicit int8_facts(const std::int8_t* p, i64 n) {
+    for (i64 i = 0; i < n; ++i) {
+      ++hist[static_cast<std::uint8_t>(p[i])];
+      total += p[i];
     }
+    for (int v = -128; v < 128; ++v)
+      if (count(v) > 0) {
+        lowest = std::min(lowest, v);
+        highest = std::max(highest, v);
+      }
+  }
+  i64 count(int v) const { return hist[static_cast<std::uint8_t>(v)]; }
+  // Where v starts in the sorted array.
+  i64 first_of(int v) const {
+    i64 at = 0;
+    for (int u = -128; u < v; ++u) at += count(u);
+    return at;
+  }
+};
+
+TEST(Large, Int8PastTwoToThe31) {
+  AKT_RANDOM(r);
+  const i64 n = (i64{1} << 31) + 17;
+  ak::array<std::int8_t> a(ak::shape{n});
+  std::int8_t* p = a.data();
+  fill_random(p, n, r.bits());
+  const int8_facts ref(p, n);
+  const auto& hist = ref.hist;
+  const i64 total = ref.total;
+  const int lowest = ref.lowest, highest = ref.highest;
+  // (hist[77] below is the count of 77: 77 is its own index as a uint8.)
 
   // Reductions: int8 sums wrap; an int64 init gives the exact total.
   EXPECT_EQ(ak::sum(a), static_cast<std::int8_t>(static_cast<std::uint8_t>(static_cast<std::uint64_t>(total))));
@@ -80,9 +100,62 @@ TEST(Large, Int8PastTwoToThe31) {
   const std::vector<std::int8_t> queries{-128, -1, 0, 1, 77, 127};
   const ak::array<i64> first = ak::searchsortedfirst(a, queries);
   for (std::size_t j = 0; j < queries.size(); ++j) {
-    i64 want = 0;
-    for (int v = -128; v < queries[j]; ++v) want += hist[static_cast<std::uint8_t>(v)];
-    EXPECT_EQ(first.data()[j], want) << "query " << int{queries[j]};
+    EXPECT_EQ(first.data()[j], ref.first_of(queries[j])) << "query " << int{queries[j]};
+  }
+}
+
+// The same length on sim:0, through the public functions, whose GPU kernels index with 64-bit
+// ids: reductions, count, any, map and searchsorted. Scans and sorts past 2^31 are not run on
+// sim: each work-item is a fiber there, and they would take tens of minutes on 2 cores. About
+// 6.4 GB at the peak (a host buffer and two arrays on the device).
+TEST(LargeOnSim, Int8PastTwoToThe31) {
+  AKT_RANDOM(r);
+  const ak::device sim("sim:0");
+  const i64 n = (i64{1} << 31) + 17;
+  std::vector<std::int8_t> host(static_cast<std::size_t>(n));
+  fill_random(host.data(), n, r.bits());
+  const int8_facts ref(host.data(), n);
+  ak::array<std::int8_t> a(ak::shape{n}, sim.memory());
+  a.copy_from(host);
+
+  EXPECT_EQ(ak::reduce(a, ak::plus{}, ak::reduce_options<std::int64_t>{.init = 0}), ref.total);
+  EXPECT_EQ(ak::minimum(a), ref.lowest);
+  EXPECT_EQ(ak::maximum(a), ref.highest);
+  EXPECT_EQ(ak::count(a, [](std::int8_t x) { return x == 77; }), ref.count(77));
+  EXPECT_TRUE(ak::any(a, [](std::int8_t x) { return x == 77; }));
+
+  // map: 64 elements per work-item, so that the 2^31 elements take 2^17 groups, not 2^21.
+  {
+    ak::scoped_tuning fewer_groups(ak::map_hook{}, {.items_per_thread = 64});
+    const auto m = ak::map([](std::int8_t x) { return static_cast<std::int8_t>(x == 77 ? 1 : 0); }, a);
+    ASSERT_EQ(m.size(), n);
+    EXPECT_EQ(ak::reduce(m, ak::plus{}, ak::reduce_options<std::int64_t>{.init = 0}), ref.count(77));
+    // The last elements, past 2^31, one by one.
+    const i64 tail = 4096;
+    std::vector<std::int8_t> got(static_cast<std::size_t>(tail));
+    sim.memory().copy_to_host(got.data(), m.data() + (n - tail), static_cast<std::size_t>(tail));
+    i64 bad = -1;
+    for (i64 i = 0; i < tail && bad < 0; ++i)
+      if (got[i] != (host[n - tail + i] == 77 ? 1 : 0)) bad = n - tail + i;
+    EXPECT_EQ(bad, -1) << "map differs first at " << bad;
+  }
+
+  // searchsorted in the sorted array (made on the host from the histogram): where each value
+  // starts, and past the end for a value above every element.
+  i64 at = 0;
+  for (int v = -128; v < 128; ++v) {
+    std::fill(host.begin() + at, host.begin() + at + ref.count(v), static_cast<std::int8_t>(v));
+    at += ref.count(v);
+  }
+  a.copy_from(host);
+  const std::vector<std::int8_t> queries{-128, -1, 0, 1, 77, 127};
+  const ak::array<std::int8_t> q(queries, sim.memory());
+  const std::vector<i64> first = ak::searchsortedfirst(a, q).to_vector();
+  const std::vector<i64> last = ak::searchsortedlast(a, q).to_vector();
+  for (std::size_t j = 0; j < queries.size(); ++j) {
+    EXPECT_EQ(first[j], ref.first_of(queries[j])) << "query " << int{queries[j]};
+    EXPECT_EQ(last[j], ref.first_of(queries[j]) + ref.count(queries[j]) - 1)
+        << "query " << int{queries[j]};
   }
 }
 
