@@ -18,5 +18,6 @@
 #include "ak/core/view.hpp"
 #include "ak/runtime/device.hpp"
 #include "ak/runtime/hooks.hpp"
+#include "ak/runtime/memory_resource.hpp"
 #include "ak/runtime/tuning.hpp"
 #include "ak/version.hpp"

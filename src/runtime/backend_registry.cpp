@@ -348,7 +348,33 @@ void register_builtin_backend(std::string_view name, ak_backend_entry_v1_fn entr
   r.builtins.push_back({std::string(name), entry});
 }
 
+void* device_record::native_queue() const noexcept {
+  return backend->api.native_queue ? backend->api.native_queue(backend->api.state, ordinal) : nullptr;
+}
+
 void* device_record::allocate(std::size_t bytes, std::size_t alignment) const {
+  if (memory_resource* r = resource.load(std::memory_order_acquire); r && bytes != 0) {
+    if (alignment == 0 || (alignment & (alignment - 1)) != 0)
+      throw argument_error("ak::memory_space::allocate", "alignment", "a power of two",
+                           std::to_string(alignment));
+    void* const queue = native_queue();
+    void* p = r->allocate(bytes, alignment, queue);
+    if (!p || reinterpret_cast<std::uintptr_t>(p) % alignment != 0) {
+      if (p) r->deallocate(p, bytes, alignment, queue);
+      fail("device '" + info.name + "': its memory resource returned " +
+           (p ? "memory not aligned to " + std::to_string(alignment) + " bytes" : "a null pointer") +
+           " for " + std::to_string(bytes) + " bytes");
+    }
+    try {
+      std::lock_guard lock(resource_mutex);
+      resource_owner.emplace(p, r);
+    } catch (...) {
+      r->deallocate(p, bytes, alignment, queue);
+      throw;
+    }
+    resource_blocks.fetch_add(1, std::memory_order_release);
+    return p;
+  }
   void* p = nullptr;
   throw_if(*this, backend->api.allocate(backend->api.state, ordinal, bytes, alignment, &p),
            "allocating " + std::to_string(bytes) + " bytes");
@@ -356,6 +382,21 @@ void* device_record::allocate(std::size_t bytes, std::size_t alignment) const {
 }
 
 void device_record::deallocate(void* p, std::size_t bytes, std::size_t alignment) const noexcept {
+  if (p && resource_blocks.load(std::memory_order_acquire) != 0) {
+    memory_resource* owner = nullptr;
+    {
+      std::lock_guard lock(resource_mutex);
+      if (auto it = resource_owner.find(p); it != resource_owner.end()) {
+        owner = it->second;
+        resource_owner.erase(it);
+      }
+    }
+    if (owner) {
+      resource_blocks.fetch_sub(1, std::memory_order_relaxed);
+      owner->deallocate(p, bytes, alignment, native_queue());
+      return;
+    }
+  }
   backend->api.deallocate(backend->api.state, ordinal, p, bytes, alignment);
 }
 
@@ -397,6 +438,16 @@ const memory_space& device::memory() const noexcept {
 }
 std::uint32_t device::index() const noexcept {
   return rec_->index;
+}
+std::int64_t device::ordinal() const noexcept {
+  return rec_->ordinal;
+}
+
+memory_resource* set_memory_resource(const device& dev, memory_resource* r) {
+  return detail::record_of(dev).resource.exchange(r, std::memory_order_acq_rel);
+}
+memory_resource* installed_memory_resource(const device& dev) noexcept {
+  return detail::record_of(dev).resource.load(std::memory_order_acquire);
 }
 
 device device_of(const memory_space& memory) {

@@ -9,12 +9,14 @@
 #include <shared_mutex>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "ak/core/dtype.hpp"
 #include "ak/core/memory.hpp"
 #include "ak/plugin/backend_api.h"
 #include "ak/runtime/device.hpp"
+#include "ak/runtime/memory_resource.hpp"
 #include "ak/runtime/tuning.hpp"
 
 namespace ak::detail {
@@ -71,6 +73,15 @@ struct device_record final : memory_space {
 
   void* allocate(std::size_t bytes, std::size_t alignment) const override;
   void deallocate(void* p, std::size_t bytes, std::size_t alignment) const noexcept override;
+  void* native_queue() const noexcept;  // the backend's queue for this device, or nullptr
+
+  // The user's allocator (ak::set_memory_resource), and which blocks it gave: they go back to it
+  // even after another is installed. `resource_blocks` lets deallocate skip the lock until a
+  // resource has given any.
+  mutable std::atomic<memory_resource*> resource{nullptr};
+  mutable std::mutex resource_mutex;
+  mutable std::unordered_map<void*, memory_resource*> resource_owner;
+  mutable std::atomic<std::size_t> resource_blocks{0};
   void copy_to_host(void* host_dst, const void* src, std::size_t bytes) const override;
   void copy_from_host(void* dst, const void* host_src, std::size_t bytes) const override;
   bool host_accessible() const noexcept override { return info.caps.host_accessible; }

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <new>
 #include <numeric>
 #include <random>
 #include <string>
@@ -116,6 +117,45 @@ TEST(CudaBackend, CopiesRoundTrip) {
   ak::array<std::int32_t> a(h, dev);
   EXPECT_EQ(on_host(a), h);
   EXPECT_EQ(on_host(a.clone()), h);
+}
+
+// A user's stream-ordered pool: cudaMallocAsync/cudaFreeAsync on the stream ak hands it.
+struct stream_ordered_resource final : ak::memory_resource {
+  int live = 0, total = 0;
+  void* last_queue = nullptr;
+  void* allocate(std::size_t bytes, std::size_t, void* queue) override {
+    last_queue = queue;
+    void* p = nullptr;
+    if (cudaMallocAsync(&p, bytes, static_cast<cudaStream_t>(queue)) != cudaSuccess)
+      throw std::bad_alloc();
+    ++live;
+    ++total;
+    return p;
+  }
+  void deallocate(void* p, std::size_t, std::size_t, void* queue) noexcept override {
+    --live;
+    (void)cudaFreeAsync(p, static_cast<cudaStream_t>(queue));
+  }
+};
+
+TEST(CudaBackend, MemoryResourceGivesArraysAndTemporaries) {
+  AKT_NEED_CUDA();
+  stream_ordered_resource r;
+  {
+    ak::scoped_memory_resource use(dev, r);
+    std::vector<std::uint32_t> h(1 << 20);
+    std::mt19937 rng(static_cast<std::uint32_t>(seed()));
+    for (auto& x : h) x = rng();
+    ak::array<std::uint32_t> a(h, dev);
+    ak::sort_inplace(a.view());
+    std::sort(h.begin(), h.end());
+    EXPECT_EQ(on_host(a), h);
+    EXPECT_GT(r.total, 1) << "the sort's temporaries came from the resource";
+    EXPECT_EQ(r.live, 1);
+    EXPECT_NE(r.last_queue, nullptr) << "ak's stream for the device";
+  }
+  EXPECT_EQ(r.live, 0);
+  ak::cuda::wait(dev);
 }
 
 TEST(CudaBackend, LaunchTheDeviceCannotTakeIsAnArgumentError) {

@@ -10,6 +10,7 @@ TEST(Device, DefaultIsTheCpu) {
   ak::device d;
   EXPECT_EQ(d.name(), "cpu:0");
   EXPECT_EQ(d.backend(), "cpu");
+  EXPECT_EQ(d.ordinal(), 0);
   EXPECT_EQ(d, ak::device("cpu"));
   EXPECT_EQ(d, ak::device("cpu:0"));
   EXPECT_EQ(d.info().kind, ak::device_kind::cpu);

@@ -26,6 +26,7 @@ TEST(SimProfiles, FourDevicesWithTheirShapes) {
     ak::device d(e.name);
     const auto& i = d.info();
     EXPECT_EQ(i.backend, "sim");
+    EXPECT_EQ(d.ordinal(), e.name[4] - '0');
     EXPECT_EQ(i.kind, ak::device_kind::simulator);
     EXPECT_EQ(i.device_class, e.device_class);
     EXPECT_EQ(i.sub_group_width, e.sub_group);

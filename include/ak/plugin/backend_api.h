@@ -90,6 +90,9 @@ typedef struct ak_backend_v1 {
   const char* (*copy_from_host)(void* state, int64_t device, void* dst, const void* host_src,
                                 size_t bytes);
   void (*shutdown)(void* state); /* may be NULL */
+  /* The device's native queue (a cudaStream_t), handed to a user's ak::memory_resource; may be
+   * NULL, and may return NULL, on backends without one. */
+  void* (*native_queue)(void* state, int64_t device);
 } ak_backend_v1;
 
 typedef const char* (*ak_backend_entry_v1_fn)(uint32_t host_abi_version, ak_backend_v1* out);

@@ -63,6 +63,8 @@ class device {
   operator const memory_space&() const noexcept { return memory(); }  // NOLINT implicit on purpose
   // Dense id of this device in the runtime, stable for the process (tuning lookups key on it).
   std::uint32_t index() const noexcept;
+  // Its number within its backend: N of "backend:N" (what the backend's own calls take).
+  std::int64_t ordinal() const noexcept;
 
   friend bool operator==(const device& a, const device& b) noexcept { return a.rec_ == b.rec_; }
 

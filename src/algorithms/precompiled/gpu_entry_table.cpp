@@ -1,5 +1,4 @@
 // Finding the GPU entry table that a backend plugin exports (see gpu_entries.hpp).
-#include <cstring>
 #include <string>
 
 #include "ak/core/error.hpp"
@@ -9,7 +8,9 @@
 
 namespace ak::detail {
 
-const gpu_entry_table* exported_gpu_entries(const memory_space& memory) {
+namespace {
+
+const gpu_entry_table* find_gpu_entries(const memory_space& memory) {
   const device dev = device_of(memory);
   const auto* t =
       static_cast<const gpu_entry_table*>(backend_extension(dev.backend(), AK_GPU_ENTRY_TABLE_SYMBOL));
@@ -22,6 +23,21 @@ const gpu_entry_table* exported_gpu_entries(const memory_space& memory) {
                         (t->ak_version ? t->ak_version : "(unknown)") + " and this program runs ak " +
                         std::string(version_string()) + "; install the plugin of the same version");
   return t;
+}
+
+}  // namespace
+
+// Looking the table up takes the backend registry's lock and a dlsym: the last answer is kept per
+// thread, keyed by the memory space. That is safe because backends never unload, so neither a
+// memory space nor a plugin's table goes away while the process runs.
+const gpu_entry_table* exported_gpu_entries(const memory_space& memory) {
+  thread_local const memory_space* last_memory = nullptr;
+  thread_local const gpu_entry_table* last_table = nullptr;
+  if (&memory != last_memory) {
+    last_table = find_gpu_entries(memory);  // on a throw, nothing is kept
+    last_memory = &memory;
+  }
+  return last_table;
 }
 
 }  // namespace ak::detail

@@ -131,6 +131,12 @@ void deallocate(void*, std::int64_t d, void* p, std::size_t, std::size_t) {
   if (p && !prepare(d, &s)) (void)cudaFreeAsync(p, s);
 }
 
+// The stream a user's memory resource orders its allocations on.
+void* native_queue(void*, std::int64_t d) {
+  cudaStream_t s;
+  return prepare(d, &s) ? nullptr : static_cast<void*>(s);
+}
+
 // Blocking copies: enqueued behind the device's work, then waited for.
 const char* copy(std::int64_t d, void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind,
                  const char* what) {
@@ -212,5 +218,6 @@ extern "C" __attribute__((visibility("default"))) const char* ak_backend_entry_v
   out->deallocate = &deallocate;
   out->copy_to_host = &copy_to_host;
   out->copy_from_host = &copy_from_host;
+  out->native_queue = &native_queue;
   return nullptr;
 }

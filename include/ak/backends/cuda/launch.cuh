@@ -42,8 +42,7 @@ inline const ak_cuda_api_v1& api() {
 inline std::int64_t ordinal_of(const ak::device& dev) {
   if (dev.backend() != "cuda")
     throw ak::argument_error("ak::cuda::launch", "device", "a cuda device (cuda:N)", dev.name());
-  const std::string& n = dev.name();
-  return std::stoll(n.substr(n.find(':') + 1));
+  return dev.ordinal();
 }
 
 [[noreturn]] inline void fail(const char* call, const char* kernel, cudaError_t e) {

@@ -59,8 +59,7 @@ inline std::int64_t ordinal_of(const ak::device& dev) {
   if (dev.backend() != "sim")
     throw ak::argument_error("ak::sim::launch", "device", "a sim device (sim:0 ... sim:3)",
                              dev.name());
-  const std::string& n = dev.name();
-  return std::stoll(n.substr(n.find(':') + 1));
+  return dev.ordinal();
 }
 
 }  // namespace detail
