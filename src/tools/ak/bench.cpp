@@ -330,7 +330,7 @@ std::string fixed_text(double v, int digits) {
   return o.str();
 }
 
-constexpr int w_op = 13, w_dtype = 8, w_n = 9, w_impl = 29, w_time = 11, w_ratio = 8, w_gbs = 7,
+constexpr int w_op = 22, w_dtype = 8, w_n = 9, w_impl = 29, w_time = 11, w_ratio = 8, w_gbs = 7,
               w_bw = 6, w_runs = 6;
 
 void print_header() {
