@@ -398,6 +398,27 @@ TYPED_TEST(Predicates, CountAnyAllEverySizeAndPattern) {
   }
 }
 
+// count on the cpu sums its predicate in 16 byte-wide lanes emptied every 255 rounds: every
+// element true (the lanes at their fullest), none, and every other one, at sizes around
+// multiples of 16 * 255 = 4080, contiguous and strided (the strided path keeps 64-bit lanes).
+TYPED_TEST(Predicates, CountAroundItsLaneCounters) {
+  using T = TypeParam;
+  AKT_RANDOM(r);
+  for (i64 n : {15, 16, 17, 4079, 4080, 4081, 8159, 8160, 8161, 65279, 65280, 65281, 1044481}) {
+    buf<T> data(2 * n, T(1));
+    for (int fill = 0; fill < 3; ++fill) {
+      for (i64 i = 0; i < 2 * n; ++i)
+        data[i] = fill == 0 ? T(1) : fill == 1 ? T(0) : static_cast<T>(i % 2 == 0 || r.chance(0.1));
+      SCOPED_TRACE("n = " + std::to_string(n) + ", fill " + std::to_string(fill));
+      const auto nonzero = [](const T& x) { return static_cast<bool>(x); };
+      EXPECT_EQ(ak::count(data.view()), std::count_if(data.begin(), data.end(), nonzero));
+      i64 every_other = 0;
+      for (i64 i = 0; i < 2 * n; i += 2) every_other += data[i] ? 1 : 0;
+      EXPECT_EQ(ak::count(data.view().slice(0, 0, 2 * n, 2)), every_other) << "strided";
+    }
+  }
+}
+
 // A single hit anywhere (first, last, around chunk and block borders) is found; with none, any
 // is false and all true. Per-call grains move the chunk borders.
 TYPED_TEST(Predicates, SingleHitAtEveryBorder) {

@@ -622,5 +622,44 @@ TYPED_TEST(SortCustomOrder, ByAndLt) {
       }
 }
 
+// .stable = false with a comparator lambda (the unstable sample sort: its leaves are sorting
+// networks and branch-free merges): every pattern at sizes around those leaves (64, 256) and the
+// grains, on 2 threads and 1 (the serial path), for `a > b` on integers and ak's order reversed
+// (a strict weak order with NaN and -0.0) on every type. The result must be in order and hold the
+// input's elements.
+TYPED_TEST(SortCustomOrder, UnstableLambda) {
+  using T = TypeParam;
+  AKT_RANDOM(r);
+  if (on_sim()) return;  // sample sort, which .stable = false selects, is the cpu's
+  const auto reversed_order = [](T a, T b) { return ak::isless{}(b, a); };
+  std::vector<i64> sizes = all_sizes();
+  sizes.insert(sizes.end(), {5, 63, 64, 65, 128, 129, 509, 1021, 1024, 1025});
+  auto check = [&](const auto& lt, const char* lt_name) {
+    for (i64 threads : {2, 1}) {
+      thread_cap cap(threads);
+      for (i64 n : sizes) {
+        const bool large = n > 8191;
+        for (std::size_t j = 0; j < all_patterns.size(); ++j) {
+          if (large && j % 3 != static_cast<std::size_t>(n) % 3) continue;  // some patterns each
+          if (threads == 1 && n > 65537) continue;
+          const pattern p = all_patterns[j];
+          SCOPED_TRACE(std::string(lt_name) + ", n = " + std::to_string(n) + ", pattern " + name_of(p) +
+                       ", threads " + std::to_string(threads));
+          const buf<T> data = make_data<T>(n, p, r);
+          buf<T> got = data;
+          ak::sort_inplace(got.view(), ak::sort_options<ak::identity, std::decay_t<decltype(lt)>>{.lt = lt, .stable = false});
+          i64 bad = -1;
+          for (i64 i = 0; i + 1 < n && bad < 0; ++i)
+            if (lt(got[i + 1], got[i])) bad = i;
+          EXPECT_EQ(bad, -1) << "out of order at " << bad;
+          EXPECT_TRUE(same_multiset(got, data));
+        }
+      }
+    }
+  };
+  check(reversed_order, "ak's order reversed");
+  if constexpr (std::is_integral_v<T>) check([](T a, T b) { return a > b; }, "a > b");
+}
+
 }  // namespace
 }  // namespace akt

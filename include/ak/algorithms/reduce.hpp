@@ -241,6 +241,7 @@ array<Init> maximum(const Src& src, const dims& along, const reduce_options<Init
 namespace detail {
 template <class Pred>
 struct count_if_true {
+  static constexpr bool zero_or_one = true;  // the cpu sums it as a count (cpu::count_row)
   Pred pred;
   template <class T>
   AK_KERNEL_FN std::int64_t operator()(const T& x) const {

@@ -211,7 +211,7 @@ void sort_run(T* p, T* tmp, std::int64_t n, const resolved_sort& r, const sort_o
                                      o.rev, r.tuning.cpu_grain, cache_bytes, o.by);
       break;
     case sort_algorithm::sample:
-      cpu::sample_sort(p, tmp, n, r.tuning.cpu_grain, r.tuning.sample_oversampling, less);
+      cpu::sample_sort(p, tmp, n, r.tuning.cpu_grain, r.tuning.sample_oversampling, less, o.stable);
       break;
     default:
       cpu::merge_sort(p, tmp, n, r.tuning.cpu_grain, less, cache_bytes / cpu::num_threads());

@@ -330,7 +330,7 @@ std::string fixed_text(double v, int digits) {
   return o.str();
 }
 
-constexpr int w_op = 13, w_dtype = 8, w_n = 9, w_impl = 29, w_time = 11, w_ratio = 8, w_gbs = 7,
+constexpr int w_op = 22, w_dtype = 8, w_n = 9, w_impl = 29, w_time = 11, w_ratio = 8, w_gbs = 7,
               w_bw = 6, w_runs = 6;
 
 void print_header() {
@@ -401,10 +401,12 @@ std::vector<op_spec> all_ops() {
   add_custom_sort_ops(ops);
   add_sort_key_ops(ops);
   // The order of the table: reduce-like, element-wise, sorts, sorts with keys, dims.
-  const std::vector<std::string> order{"reduce",      "mapreduce",    "count",       "any",
-                                       "all",         "map",          "broadcast",   "accumulate",
-                                       "sort",        "sort_custom",  "sort_struct", "sortperm",
-                                       "sort_by_key", "searchsorted", "sum_dims0",   "sum_dims1"};
+  const std::vector<std::string> order{"reduce",      "mapreduce",    "count",
+                                       "any",         "all",          "map",
+                                       "broadcast",   "accumulate",   "sort",
+                                       "sort_custom", "sort_custom_unstable", "sort_struct",
+                                       "sortperm",    "sort_by_key",  "searchsorted",
+                                       "sum_dims0",   "sum_dims1"};
   std::sort(ops.begin(), ops.end(), [&](const op_spec& a, const op_spec& b) {
     return std::find(order.begin(), order.end(), a.name) <
            std::find(order.begin(), order.end(), b.name);

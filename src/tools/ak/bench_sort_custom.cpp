@@ -1,5 +1,6 @@
 // `ak bench` sorts with a custom order: sort_custom (numbers descending through a comparator
-// lambda) and sort_struct (records sorted by one field), in place.
+// lambda), sort_custom_unstable (the same with .stable = false) and sort_struct (records sorted
+// by one field), in place.
 #include "bench_sort_peers.hpp"
 
 namespace ak::tool::bench {
@@ -78,6 +79,14 @@ void add_custom_sort_ops(std::vector<op_spec>& ops) {
                  [](dtype t, std::int64_t n) {
                    return visit_numeric(t, [&]<class T>() {
                      return sort_values<T>("sort_custom", n, [](T a, T x) { return a > x; });
+                   });
+                 },
+                 sort_default_n});
+  ops.push_back({"sort_custom_unstable", "sort", defaults,
+                 [](dtype t, std::int64_t n) {
+                   return visit_numeric(t, [&]<class T>() {
+                     return sort_values<T>("sort_custom_unstable", n, [](T a, T x) { return a > x; },
+                                           false);
                    });
                  },
                  sort_default_n});

@@ -92,8 +92,9 @@ struct sort_buffers {
   std::shared_ptr<T[]> input = make_buffer<T>(n), ak = make_buffer<T>(n), peer = make_buffer<T>(n);
 };
 
+// stable = false (only with a custom lt): ak is asked for an unstable sort, like its peers'.
 template <class T, class Lt>
-bench_case sort_values(const std::string& op, std::int64_t n, Lt lt) {
+bench_case sort_values(const std::string& op, std::int64_t n, Lt lt, bool stable = true) {
   auto b = std::make_shared<sort_buffers<T>>(sort_buffers<T>{n});
   fill_keys(b->input.get(), n, 7);
   const T* in = b->input.get();
@@ -114,6 +115,20 @@ bench_case sort_values(const std::string& op, std::int64_t n, Lt lt) {
         "std::less";
     c.ak = {"ak", restore_ak, [b, wa, n] { ak::sort_inplace(ak::view<T>(wa, ak::shape{n})); }, {}};
     add_sort_peers<every_sort_peer>(c, wp, n, lt, restore_peer, check, b);
+  } else if (!stable) {
+    c.note =
+        "descending through a comparator lambda, in place, unstable (the contract of ips4o, "
+        "std::sort and pdqsort): ak::sort_inplace(v, {.lt = [](T a, T b) { return a > b; }, "
+        ".stable = false}) (sample sort with unstable leaves); peers with the same lambda";
+    c.ak = {"ak",
+            restore_ak,
+            [b, wa, n, lt] {
+              ak::sort_inplace(ak::view<T>(wa, ak::shape{n}),
+                               ak::sort_options<ak::identity, Lt>{.lt = lt, .stable = false});
+            },
+            {}};
+    add_sort_peers<peer_std_par | peer_tbb | peer_ips4o | peer_pdqsort>(c, wp, n, lt, restore_peer,
+                                                                        check, b);
   } else {
     c.note =
         "descending through a comparator lambda, in place: ak::sort_inplace(v, "
