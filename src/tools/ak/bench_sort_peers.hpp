@@ -132,8 +132,8 @@ bench_case sort_values(const std::string& op, std::int64_t n, Lt lt, bool stable
   } else {
     c.note =
         "descending through a comparator lambda, in place: ak::sort_inplace(v, "
-        "{.lt = [](T a, T b) { return a > b; }}) (a stable merge sort, the default for a "
-        "custom order); peers with the same lambda";
+        "{.lt = [](T a, T b) { return a > b; }}) (on cpu the stable sample sort, the "
+        "default for a custom order); peers with the same lambda";
     c.ak = {"ak",
             restore_ak,
             [b, wa, n, lt] {
