@@ -115,30 +115,19 @@ bench_case sort_values(const std::string& op, std::int64_t n, Lt lt, bool stable
         "std::less";
     c.ak = {"ak", restore_ak, [b, wa, n] { ak::sort_inplace(ak::view<T>(wa, ak::shape{n})); }, {}};
     add_sort_peers<every_sort_peer>(c, wp, n, lt, restore_peer, check, b);
-  } else if (!stable) {
-    c.note =
-        "descending through a comparator lambda, in place, unstable (the contract of ips4o, "
-        "std::sort and pdqsort): ak::sort_inplace(v, {.lt = [](T a, T b) { return a > b; }, "
-        ".stable = false}) (sample sort with unstable leaves); peers with the same lambda";
-    c.ak = {"ak",
-            restore_ak,
-            [b, wa, n, lt] {
-              ak::sort_inplace(ak::view<T>(wa, ak::shape{n}),
-                               ak::sort_options<ak::identity, Lt>{.lt = lt, .stable = false});
-            },
-            {}};
-    add_sort_peers<peer_std_par | peer_tbb | peer_ips4o | peer_pdqsort>(c, wp, n, lt, restore_peer,
-                                                                        check, b);
   } else {
-    c.note =
-        "descending through a comparator lambda, in place: ak::sort_inplace(v, "
-        "{.lt = [](T a, T b) { return a > b; }}) (on cpu the stable sample sort, the "
-        "default for a custom order); peers with the same lambda";
+    c.note = stable ? "descending through a comparator lambda, in place: ak::sort_inplace(v, "
+                      "{.lt = [](T a, T b) { return a > b; }}) (on cpu the stable sample sort, the "
+                      "default for a custom order); peers with the same lambda"
+                    : "descending through a comparator lambda, in place, unstable (the contract "
+                      "of ips4o, std::sort and pdqsort): ak::sort_inplace(v, {.lt = [](T a, T b) "
+                      "{ return a > b; }, .stable = false}) (sample sort with unstable leaves); "
+                      "peers with the same lambda";
     c.ak = {"ak",
             restore_ak,
-            [b, wa, n, lt] {
+            [b, wa, n, lt, stable] {
               ak::sort_inplace(ak::view<T>(wa, ak::shape{n}),
-                               ak::sort_options<ak::identity, Lt>{.lt = lt});
+                               ak::sort_options<ak::identity, Lt>{.lt = lt, .stable = stable});
             },
             {}};
     add_sort_peers<peer_std_par | peer_tbb | peer_ips4o | peer_pdqsort>(c, wp, n, lt, restore_peer,
