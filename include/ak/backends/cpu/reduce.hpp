@@ -28,9 +28,10 @@ concept zero_or_one_map = requires { requires F::zero_or_one; };
 
 // How many x in p[0, len) have f(x) != 0, in 16 byte-wide lane counters that are added to the
 // total every 255 rounds at most (before they can overflow). g++ 12 vectorises this shape on the
-// x86-64 baseline for every element type; reduce_row's eight int64 accumulators stay scalar for
-// float64 (a compare that becomes an int64 has no vector form there) and for 8- and 16-bit types
-// run 3x to 4x slower (standalone, in cache: float64 1.3x, int8 4x, int16 3x, int32 1.3x).
+// x86-64 baseline for 1- to 4-byte types; 8-byte ones (int64 has no vector compare there, float64
+// a mask g++ does not narrow) stay a scalar compare, set and add per element, and still beat
+// reduce_row's eight int64 accumulators (standalone, in cache: float64 1.3x, int8 4x, int16 3x,
+// int32 1.3x), and eight 64-bit lanes (float64 on 2 threads: 1e8 15 ms against 17 ms).
 template <class T, class F>
 std::int64_t count_row(const T* p, std::int64_t len, const F& f) {
   constexpr int lanes = 16;
@@ -211,12 +212,30 @@ void mapreduce_dims(const T* in, R* out, const reduce_split& sp, bool innermost_
     R* a = acc.get();
     bool first = true;
     visit_rows(red, r0, r1, [&](const std::array<std::int64_t, 1>& o_red, std::int64_t m) {
-      for (std::int64_t r = 0; r < m; ++r) {
-        const T* p = in + base[0] + o_red[0] + r * red.row_stride(0) + b0 * in_step;
-        if (first) {
-          for (std::int64_t j = 0; j < len; ++j) a[j] = static_cast<R>(f(p[j * in_step]));
-          first = false;
-        } else if (in_step == 1) {
+      const std::int64_t rs = red.row_stride(0);
+      const T* const row0 = in + base[0] + o_red[0] + b0 * in_step;
+      std::int64_t r = 0;
+      if (first) {
+        for (std::int64_t j = 0; j < len; ++j) a[j] = static_cast<R>(f(row0[j * in_step]));
+        first = false;
+        r = 1;
+      }
+      // Contiguous rows are added four at a time, a op (x0 op x1 op x2 op x3) (op is
+      // associative), so the accumulators are read and written once per four rows: a column
+      // sum of a 10^4 x 10^4 float32 matrix went from 67% to 83% of the speed of a whole-array
+      // sum of it in the same process (2 threads; docs/benchmarks/README.md).
+      if (in_step == 1) {
+        for (; r + 4 <= m; r += 4) {
+          const T* p = row0 + r * rs;
+          for (std::int64_t j = 0; j < len; ++j)
+            a[j] = op(a[j], op(op(op(static_cast<R>(f(p[j])), static_cast<R>(f(p[j + rs]))),
+                                  static_cast<R>(f(p[j + 2 * rs]))),
+                               static_cast<R>(f(p[j + 3 * rs]))));
+        }
+      }
+      for (; r < m; ++r) {
+        const T* p = row0 + r * rs;
+        if (in_step == 1) {
           for (std::int64_t j = 0; j < len; ++j) a[j] = op(a[j], static_cast<R>(f(p[j])));
         } else {
           for (std::int64_t j = 0; j < len; ++j) a[j] = op(a[j], static_cast<R>(f(p[j * in_step])));
