@@ -133,8 +133,9 @@ struct reduce_split {
 // vector that stays in cache. Two layouts:
 //  - the input's innermost dimension is reduced: each output element reduces contiguous runs
 //    (one task reduces a block of output elements, or, for few outputs, each output in parallel);
-//  - it is kept: outputs along that dimension are accumulated as a vector, one reduced position
-//    at a time, in blocks that stay in L1 (a column sum of a row-major matrix streams rows).
+//  - it is kept: outputs along that dimension are accumulated as a vector, in blocks of
+//    block_elements, four contiguous reduced positions at a time (a column sum of a row-major
+//    matrix streams rows).
 template <class T, class R, class F, class Op>
 void mapreduce_dims(const T* in, R* out, const reduce_split& sp, bool innermost_reduced,
                     std::int64_t block_elements, const F& f, const Op& op,
