@@ -81,8 +81,9 @@ struct accumulate_options {
 
 // sort, sort_inplace, sortperm, sort_by_key. Elements are ordered by lt(by(a), by(b)).
 //  - by: a key function (identity by default); lt: a strict weak order on keys (ak::isless, the
-//    float order of DESIGN.md, by default); rev: descending (equal keys keep their order when
-//    stable).
+//    float order of DESIGN.md, by default; with any other comparator the order is unspecified
+//    and only the cpu sorts keep every element, docs/algorithms.md); rev: descending (equal keys
+//    keep their order when stable).
 //  - stable: equal keys keep their input order (the default).
 //  - alg: ak::auto_alg{} (the tuning chooses), ak::radix_sort{} (numeric keys, the element or
 //    what `by` returns, with the default lt), ak::merge_sort{} (stable, any order),

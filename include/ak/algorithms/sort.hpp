@@ -211,7 +211,8 @@ void sort_run(T* p, T* tmp, std::int64_t n, const resolved_sort& r, const sort_o
                                      o.rev, r.tuning.cpu_grain, cache_bytes, o.by);
       break;
     case sort_algorithm::sample:
-      cpu::sample_sort(p, tmp, n, r.tuning.cpu_grain, r.tuning.sample_oversampling, less, o.stable);
+      cpu::sample_sort(p, tmp, n, r.tuning.cpu_grain, r.tuning.sample_oversampling, less,
+                       cache_bytes / cpu::num_threads());
       break;
     default:
       cpu::merge_sort(p, tmp, n, r.tuning.cpu_grain, less, cache_bytes / cpu::num_threads());
@@ -269,7 +270,8 @@ array<std::int64_t> sortperm_cpu(const device& dev, view<const T> v, const sort_
   const sort_less<By, Lt> less{o.by, o.lt, o.rev};
   auto by_index = [&](std::int64_t a, std::int64_t b) { return less(k[a], k[b]); };
   if (r.algorithm == sort_algorithm::sample)
-    cpu::sample_sort(idx, idx_tmp.data(), n, r.tuning.cpu_grain, r.tuning.sample_oversampling, by_index);
+    cpu::sample_sort(idx, idx_tmp.data(), n, r.tuning.cpu_grain, r.tuning.sample_oversampling, by_index,
+                     sort_cache_bytes(dev) / cpu::num_threads());
   else
     cpu::merge_sort(idx, idx_tmp.data(), n, r.tuning.cpu_grain, by_index,
                     sort_cache_bytes(dev) / cpu::num_threads());

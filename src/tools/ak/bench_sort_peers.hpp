@@ -121,7 +121,7 @@ bench_case sort_values(const std::string& op, std::int64_t n, Lt lt, bool stable
                       "default for a custom order); peers with the same lambda"
                     : "descending through a comparator lambda, in place, unstable (the contract "
                       "of ips4o, std::sort and pdqsort): ak::sort_inplace(v, {.lt = [](T a, T b) "
-                      "{ return a > b; }, .stable = false}) (sample sort with unstable leaves); "
+                      "{ return a > b; }, .stable = false}) (on cpu the same stable sample sort); "
                       "peers with the same lambda";
     c.ak = {"ak",
             restore_ak,

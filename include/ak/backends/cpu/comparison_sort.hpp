@@ -1,21 +1,24 @@
-// Comparison sorts on the cpu backend, for any strict weak order `less`; both stable:
+// Comparison sorts on the cpu backend, for any strict weak order `less`; both stable (ak::sort's
+// .stable = false takes them too: the unstable leaves sample sort had were slower than its stable
+// ones became, docs/benchmarks/README.md):
 //  - merge_sort: each chunk is sorted by insertion-sorted runs merged bottom-up between the data
 //    and one scratch buffer of n elements; then chunks are merged pairwise, each merge cut into
 //    tasks by merge-path co-ranks so every worker takes part in every round.
 //  - sample_sort: distribution steps by splitters from a sample, classified without branches,
-//    down to insertion-sorted runs (see sample_sort below); equal splitters get buckets of their
-//    own, so runs of equal keys need no sorting.
-//  - sample_sort with stable = false: the same distribution steps, but runs of up to
-//    unstable_leaf_size elements are sorted by unstable_leaf_sort (branch-free sorting networks
-//    and merges) instead of being split further: small steps cost more per element than large
-//    ones, and insertion sort mispredicts a branch per element.
-// Both use exactly one scratch buffer of n elements (peak memory: input + one copy).
+//    down to runs of at most leaf_size elements sorted by rank_sort_into (branch-free) or
+//    insertion sort (see sample_sort below); equal splitters get buckets of their own, so runs
+//    of equal keys need no sorting.
+// Both use one scratch buffer of n elements (peak memory: input + one copy), and sample_sort's
+// parallel step buffers of at most n / 16 elements more.
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -24,12 +27,13 @@
 
 namespace ak::cpu {
 
-// Stable insertion sort of [first, last).
-template <class T, class Less>
-void insertion_sort(T* first, T* last, const Less& less) {
-  for (T* i = first + (first != last); i < last; ++i) {
-    T x = std::move(*i);
-    T* j = i;
+// Stable insertion sort of [first, last) (random-access iterators). It never reads outside the
+// range, whatever `less` answers.
+template <class It, class Less>
+void insertion_sort(It first, It last, const Less& less) {
+  for (It i = first + (first != last); i < last; ++i) {
+    typename std::iterator_traits<It>::value_type x = std::move(*i);
+    It j = i;
     for (; j > first && less(x, *(j - 1)); --j) *j = std::move(*(j - 1));
     *j = std::move(x);
   }
@@ -116,20 +120,37 @@ void merge_sort(T* data, T* tmp, std::int64_t n, std::int64_t grain, const Less&
   T* src = data;
   T* dst = tmp;
   for (std::int64_t width = size; width < n; width *= 2) {
-    // Every pair of runs is cut into pieces of about n / tasks outputs.
+    // Every pair of runs is cut into pieces of about n / tasks outputs. The cuts (how much of
+    // each piece comes from the first run) are found before the merges and made monotone: with
+    // a comparator that is not a strict weak order the searches can disagree, and pieces that
+    // overlap would lose elements. For a strict weak order the clamp changes nothing.
     const std::int64_t pairs = (n + 2 * width - 1) / (2 * width);
     const std::int64_t per_pair = std::max<std::int64_t>(1, balanced_task_limit() / pairs);
-    parallel_tasks(pairs * per_pair, [&](std::int64_t task) {
-      const std::int64_t p = task / per_pair, piece = task % per_pair;
+    std::vector<std::int64_t> cut(static_cast<std::size_t>(pairs * (per_pair + 1)));
+    auto pair_at = [&](std::int64_t p) {
       const std::int64_t i = p * 2 * width;
       const std::int64_t mid = std::min(n, i + width), end = std::min(n, i + 2 * width);
-      const T* a = src + i;
-      const T* b = src + mid;
-      const std::int64_t na = mid - i, nb = end - mid, total = na + nb;
+      return std::array<std::int64_t, 3>{i, mid - i, end - mid};  // start, na, nb
+    };
+    for (std::int64_t p = 0; p < pairs; ++p) {
+      const auto [i, na, nb] = pair_at(p);
+      std::int64_t* const c = cut.data() + p * (per_pair + 1);
+      c[0] = 0;
+      for (std::int64_t piece = 1; piece <= per_pair; ++piece) {
+        const std::int64_t d = (na + nb) * piece / per_pair, d_prev = (na + nb) * (piece - 1) / per_pair;
+        c[piece] = std::clamp(merge_path(src + i, na, src + i + na, nb, d, less), c[piece - 1],
+                              c[piece - 1] + (d - d_prev));
+      }
+    }
+    parallel_tasks(pairs * per_pair, [&](std::int64_t task) {
+      const std::int64_t p = task / per_pair, piece = task % per_pair;
+      const auto [i, na, nb] = pair_at(p);
+      const std::int64_t total = na + nb;
       const std::int64_t d0 = total * piece / per_pair, d1 = total * (piece + 1) / per_pair;
-      const std::int64_t a0 = merge_path(a, na, b, nb, d0, less);
-      const std::int64_t a1 = merge_path(a, na, b, nb, d1, less);
-      merge_into(a + a0, a1 - a0, b + (d0 - a0), (d1 - a1) - (d0 - a0), dst + i + d0, less);
+      const std::int64_t* const c = cut.data() + p * (per_pair + 1);
+      const std::int64_t a0 = c[piece], a1 = c[piece + 1];
+      const T* a = src + i;
+      merge_into(a + a0, a1 - a0, a + na + (d0 - a0), (d1 - a1) - (d0 - a0), dst + i + d0, less);
     });
     std::swap(src, dst);
   }
@@ -141,85 +162,13 @@ void merge_sort(T* data, T* tmp, std::int64_t n, std::int64_t grain, const Less&
   }
 }
 
-// ---- unstable leaf ----------------------------------------------------------------------------
-
-// x, y = min, max (unstable). The selects are of addresses, which compilers turn into
-// conditional moves for any T, so a random order costs no mispredicted branches.
-template <class T, class Less>
-inline void compare_exchange(T& x, T& y, const Less& less) {
-  const bool swap = less(y, x);
-  T lo = *(swap ? &y : &x);
-  T hi = *(swap ? &x : &y);
-  x = std::move(lo);
-  y = std::move(hi);
-}
-
-// One step of a branch-free merge: takes the smaller head (a's on ties).
-template <class T, class Less>
-inline void merge_step(const T*& a, const T*& b, T*& out, const Less& less) {
-  const bool take_b = less(*b, *a);
-  *out++ = *(take_b ? b : a);
-  a += !take_b;
-  b += take_b;
-}
-
-template <class T, class Less>
-void merge_branchless(const T* a, const T* ae, const T* b, const T* be, T* out, const Less& less) {
-  while (a != ae && b != be) merge_step(a, b, out, less);
-  out = std::copy(a, ae, out);
-  std::copy(b, be, out);
-}
-
-// Sorts a[0, n) with b[0, n) as scratch, unstable; returns a or b, whichever holds the result.
-// Groups of 4 by a sorting network, then bottom-up merges, two at a time so that the latency of
-// one merge's compare-select-advance chain hides behind the other's.
-template <class T, class Less>
-T* unstable_leaf_sort(T* a, T* b, std::int64_t n, const Less& less) {
-  std::int64_t i = 0;
-  for (; i + 4 <= n; i += 4) {
-    compare_exchange(a[i], a[i + 1], less);
-    compare_exchange(a[i + 2], a[i + 3], less);
-    compare_exchange(a[i], a[i + 2], less);
-    compare_exchange(a[i + 1], a[i + 3], less);
-    compare_exchange(a[i + 1], a[i + 2], less);
-  }
-  insertion_sort(a + i, a + n, less);
-  for (std::int64_t w = 4; w < n; w *= 2) {
-    std::int64_t j = 0;
-    for (; j + 4 * w <= n; j += 4 * w) {
-      const T* a1 = a + j;
-      const T* b1 = a1 + w;
-      const T* a2 = b1 + w;
-      const T* b2 = a2 + w;
-      const T* const ae1 = b1;
-      const T* const be1 = a2;
-      const T* const ae2 = b2;
-      const T* const be2 = b2 + w;
-      T* o1 = b + j;
-      T* o2 = o1 + 2 * w;
-      while (a1 != ae1 && b1 != be1 && a2 != ae2 && b2 != be2) {
-        merge_step(a1, b1, o1, less);
-        merge_step(a2, b2, o2, less);
-      }
-      merge_branchless(a1, ae1, b1, be1, o1, less);
-      merge_branchless(a2, ae2, b2, be2, o2, less);
-    }
-    for (; j < n; j += 2 * w) {
-      const std::int64_t mid = std::min(n, j + w), end = std::min(n, j + 2 * w);
-      merge_branchless(a + j, a + mid, a + mid, a + end, b + j, less);
-    }
-    std::swap(a, b);
-  }
-  return a;
-}
-
 // ---- sample sort ------------------------------------------------------------------------------
 
 namespace sample_detail {
 
-// Runs this short or shorter are insertion sorted (stable) or unstable_leaf_sorted (unstable).
+// Runs this short or shorter are rank sorted or insertion sorted.
 inline constexpr std::int64_t leaf_size = 32;
-inline constexpr std::int64_t unstable_leaf_size = 256;
+static_assert(leaf_size <= 64, "rank_sort_into marks the places it filled in 64 bits");
 // Steps deeper than this (a sample that keeps failing to split a run) give way to merge sort.
 inline constexpr std::size_t max_depth = 24;
 // Elements classified together: their searches interleave, so the latency of one step of one
@@ -257,7 +206,10 @@ struct classifier {
       state = state * 6364136223846793005ull + 1442695040888963407ull;
       sample.push_back(a[static_cast<std::int64_t>((state >> 17) % static_cast<std::uint64_t>(n))]);
     }
-    std::sort(sample.begin(), sample.end(), less);
+    // Not std::sort: given a comparator that is not a strict weak order (<= for <, or < with
+    // NaNs), its unguarded loops read outside the range. These two never do.
+    if (samples <= 64) insertion_sort(sample.begin(), sample.end(), less);
+    else std::stable_sort(sample.begin(), sample.end(), less);
     splitters.clear();
     for (std::size_t j = 1; j < k; ++j)
       splitters.push_back(sample[static_cast<std::size_t>(static_cast<std::int64_t>(j) * samples / static_cast<std::int64_t>(k))]);
@@ -315,28 +267,69 @@ struct classifier {
       out[e] = static_cast<Bucket>(b);
     }
   }
-  // counts[bucket] += the elements of x[0, n) in it.
-  void count(const T* x, std::int64_t n, std::int64_t* counts) const {
+  // Classifies x[0, n) once, gathering its elements by bucket in g's buffers (see
+  // block_gather); a full buffer, a block, is written back over x from its start, where every
+  // element has already been read.
+  template <class Gather>
+  void gather(T* x, std::int64_t n, Gather& g) const {
+    const std::int64_t block = g.block;
+    const auto buffer = g.buffer.begin();  // an iterator: a vector<bool> has no data()
+    std::int64_t* const fill = g.fill.data();
+    T* out = x;
     std::uint32_t b[batch];
     for (std::int64_t i = 0; i < n; i += batch) {
       const std::int64_t m = std::min<std::int64_t>(batch, n - i);
       classify(x + i, m, b);
-      for (std::int64_t e = 0; e < m; ++e) ++counts[b[e]];
-    }
-  }
-  // Moves x[0, n) to out[offset[bucket]++], in order (stable).
-  void scatter(const T* x, std::int64_t n, T* out, std::int64_t* offset) const {
-    std::uint32_t b[batch];
-    for (std::int64_t i = 0; i < n; i += batch) {
-      const std::int64_t m = std::min<std::int64_t>(batch, n - i);
-      classify(x + i, m, b);
-      for (std::int64_t e = 0; e < m; ++e) out[offset[b[e]]++] = x[i + e];
+      for (std::int64_t e = 0; e < m; ++e) {
+        const auto slot = buffer + static_cast<std::int64_t>(b[e]) * block;
+        slot[fill[b[e]]] = x[i + e];
+        if (++fill[b[e]] == block) {
+          out = std::copy(slot, slot + block, out);
+          g.blocks.push_back(static_cast<std::uint16_t>(b[e]));
+          fill[b[e]] = 0;
+        }
+      }
     }
   }
 };
 
-// Buckets of about `target` elements at the next level, at most 256: 8 for insertion-sorted
-// leaves, 64 for unstable ones.
+// One chunk of a parallel distribution step that classifies each element once, as ips4o does:
+// classifier::gather collects the chunk's elements in a buffer of `block` elements per bucket
+// and writes each full buffer back into the chunk, which becomes a sequence of one-bucket blocks
+// (their buckets listed in `blocks`, in the order they filled) followed by stale elements whose
+// values wait in the buffers. Once every chunk is counted, spill copies the blocks and then the
+// buffers to their buckets' places: a bucket's elements keep their order (stable).
+template <class T>
+struct block_gather {
+  std::int64_t block = 1;
+  std::vector<T> buffer;             // buckets x block
+  std::vector<std::int64_t> fill;    // elements waiting in each bucket's buffer
+  std::vector<std::uint16_t> blocks;  // the bucket of each block written back
+  block_gather(std::size_t buckets, std::int64_t block_len, std::int64_t n, const T& any)
+      : block(block_len), buffer(buckets * static_cast<std::size_t>(block_len), any), fill(buckets, 0) {
+    blocks.reserve(static_cast<std::size_t>(n / block_len));  // gather never reallocates
+  }
+  // counts[bucket] = the chunk's elements in it.
+  void count(std::int64_t* counts) const {
+    for (std::size_t g = 0; g < fill.size(); ++g) counts[g] = fill[g];
+    for (const std::uint16_t g : blocks) counts[g] += block;
+  }
+  // Copies the chunk (x as gather left it, then the buffers) to out[offset[bucket]++].
+  void spill(const T* x, T* out, std::int64_t* offset) const {
+    for (const std::uint16_t g : blocks) {
+      std::copy(x, x + block, out + offset[g]);
+      offset[g] += block;
+      x += block;
+    }
+    for (std::size_t g = 0; g < fill.size(); ++g) {
+      const auto slot = buffer.begin() + static_cast<std::int64_t>(g) * block;
+      std::copy(slot, slot + fill[g], out + offset[g]);
+      offset[g] += fill[g];
+    }
+  }
+};
+
+// Buckets of about `target` elements at the next level, at most 256.
 inline int log_buckets_for(std::int64_t n, std::int64_t target) {  // at most 8: classify's deepest tree
   const int w = static_cast<int>(std::bit_width(static_cast<std::uint64_t>(n / target)));
   return std::clamp(w - 1, 1, 8);
@@ -352,21 +345,39 @@ struct sample_workspace {
   explicit sample_workspace(const Less& less) : c(less), starts(max_depth + 2) {}
 };
 
-// Sorts a[0, n) on this thread (stably when Stable) with b[0, n) as scratch; returns a or b,
-// whichever holds the result. Each step distributes a into b by splitters, then sorts the
-// buckets the same way; runs of leaf_size elements or fewer are insertion sorted (Stable), runs
-// of unstable_leaf_size or fewer unstable_leaf_sorted (not Stable). A run that the sample failed
-// to split, depth after depth, is merge sorted.
-template <bool Stable, class T, class Less>
+// Sorts a[0, n), n <= 64, stably into b, without branches: an element's place is the number of
+// elements before it that are not greater than it and after it that are less. Random runs cost
+// insertion sort a mispredicted branch per element, which is more than these n compares per
+// element cost for a short run (1.2x faster sample sorts of 39K-element runs of uint32, float64
+// and 16-byte structs; docs/benchmarks/README.md). Returns false, b then unspecified, when the
+// places are not a permutation (`less` is not a strict weak order, as < is with NaNs), so that
+// the caller can fall back to a sort that only moves elements.
+template <class T, class Less>
+bool rank_sort_into(const T* a, T* b, std::int64_t n, const Less& less) {
+  std::uint64_t placed = 0;
+  for (std::int64_t i = 0; i < n; ++i) {
+    std::int64_t place = 0;
+    for (std::int64_t j = 0; j < i; ++j) place += !less(a[i], a[j]);
+    for (std::int64_t j = i + 1; j < n; ++j) place += less(a[j], a[i]);
+    b[place] = a[i];  // place <= i + (n - 1 - i)
+    placed |= std::uint64_t{1} << place;
+  }
+  return placed == (n == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1);
+}
+
+// Sorts a[0, n) stably on this thread with b[0, n) as scratch; returns a or b, whichever holds
+// the result. Each step distributes a into b by splitters, then sorts the buckets the same way;
+// runs of leaf_size elements or fewer are rank sorted (insertion sorted when T is not trivially
+// copyable, a hint that comparing may cost more than a mispredicted branch). A run that the
+// sample failed to split, depth after depth, is merge sorted.
+template <class T, class Less>
 T* sample_sort_serial(T* a, T* b, std::int64_t n, const Less& less, std::int64_t oversampling,
                       sample_workspace<T, Less>& w, std::size_t depth = 0) {
-  if constexpr (Stable) {
-    if (n <= leaf_size) {
-      insertion_sort(a, a + n, less);
-      return a;
-    }
-  } else {
-    if (n <= unstable_leaf_size) return unstable_leaf_sort(a, b, n, less);
+  if (n <= leaf_size) {
+    if constexpr (std::is_trivially_copyable_v<T>)
+      if (rank_sort_into(a, b, n, less)) return b;
+    insertion_sort(a, a + n, less);
+    return a;
   }
   if (depth > max_depth) {
     merge_sort_serial(a, b, n, 16, std::int64_t{1} << 12, less);
@@ -374,7 +385,7 @@ T* sample_sort_serial(T* a, T* b, std::int64_t n, const Less& less, std::int64_t
   }
   // Deeper steps sort short runs, where a large sample would cost as much as the run: a
   // sample of about log2(n) / 4 elements per bucket (at most `oversampling`).
-  const int log_k = log_buckets_for(n, Stable ? 8 : 64);
+  const int log_k = log_buckets_for(n, 8);
   const std::int64_t per_bucket = std::clamp<std::int64_t>(std::bit_width(static_cast<std::uint64_t>(n)) / 4, 1, oversampling);
   classifier<T, Less>& c = w.c;
   c.choose(a, n, log_k, per_bucket << log_k);
@@ -390,7 +401,7 @@ T* sample_sort_serial(T* a, T* b, std::int64_t n, const Less& less, std::int64_t
   for (std::size_t g = 0; g < buckets; ++g)
     if (start[g] == n) {  // one bucket holds everything
       if (equal_buckets && g % 2 == 1) return a;
-      return sample_sort_serial<Stable>(a, b, n, less, oversampling, w, depth + 1);
+      return sample_sort_serial(a, b, n, less, oversampling, w, depth + 1);
     }
   exclusive_offsets(start.data(), 1, buckets, n);
   start[buckets] = n;
@@ -400,7 +411,7 @@ T* sample_sort_serial(T* a, T* b, std::int64_t n, const Less& less, std::int64_t
   for (std::size_t g = 0; g < buckets; ++g) {
     const std::int64_t s = start[g], len = start[g + 1] - s;
     if (len <= 1 || (equal_buckets && g % 2 == 1)) continue;
-    if (sample_sort_serial<Stable>(b + s, a + s, len, less, oversampling, w, depth + 1) == a + s)
+    if (sample_sort_serial(b + s, a + s, len, less, oversampling, w, depth + 1) == a + s)
       std::copy(a + s, a + s + len, b + s);
   }
   return b;
@@ -408,21 +419,23 @@ T* sample_sort_serial(T* a, T* b, std::int64_t n, const Less& less, std::int64_t
 
 }  // namespace sample_detail
 
-// Parallel sample sort of data[0, n) with tmp[0, n) as scratch, stable when Stable: one parallel step that
-// distributes the data into 256 buckets by splitters from a sample (chunks classify and count,
-// then scatter from their own offsets, which keeps equal elements in order); then workers sort
-// runs of buckets of about equal total size, each by the same steps on one thread, down to
-// leaves (see sample_sort_serial). Classifying is branch-free (a search tree of splitters), so random
-// data costs no mispredicted branches. A bucket larger than a worker's share is sorted by this
-// parallel step again. grain: elements per task at least.
-template <bool Stable, class T, class Less>
-void sample_sort_parallel(T* data, T* tmp, std::int64_t n, std::int64_t grain,
-                          std::int64_t oversampling, const Less& less) {
+// Stable parallel sample sort of data[0, n) with tmp[0, n) as scratch: one parallel step that
+// distributes the data into 256 buckets by splitters from a sample (each chunk classifies its
+// elements once, gathering them in blocks per bucket (block_gather), then copies them to its own
+// offsets in tmp, which keeps equal elements in order); then workers sort runs of buckets of
+// about equal total size, each by the same steps on one thread, down to leaves (see
+// sample_sort_serial). Classifying is branch-free (a search tree of splitters), so random data
+// costs no mispredicted branches. A bucket larger than a worker's share is sorted by this
+// parallel step again. grain: elements per task at least; cache_bytes: one worker's cache, of
+// which the gather buffers take at most a quarter.
+template <class T, class Less>
+void sample_sort(T* data, T* tmp, std::int64_t n, std::int64_t grain, std::int64_t oversampling,
+                 const Less& less, std::int64_t cache_bytes) {
   oversampling = std::max<std::int64_t>(1, oversampling);
   const chunks c = plan_chunks(n, grain, num_threads(), 16);
   if (c.count <= 1) {
     sample_detail::sample_workspace<T, Less> w(less);
-    if (sample_detail::sample_sort_serial<Stable>(data, tmp, n, less, oversampling, w) != data)
+    if (sample_detail::sample_sort_serial(data, tmp, n, less, oversampling, w) != data)
       std::copy(tmp, tmp + n, data);
     return;
   }
@@ -430,22 +443,36 @@ void sample_sort_parallel(T* data, T* tmp, std::int64_t n, std::int64_t grain,
   cl.choose(data, n, 8, oversampling << 8);
   const std::size_t buckets = cl.buckets();
   const std::size_t nc = static_cast<std::size_t>(c.count);
+  // Blocks of about a kilobyte (buffers of a quarter of the cache), and small enough that the
+  // buffers of all chunks hold at most n / 16 elements. (Classifying once gathered 1.12x faster
+  // than classifying to count and again to scatter: docs/benchmarks/README.md.) The buffers are
+  // allocated before any chunk is gathered: gathering rewrites data in place.
+  const std::int64_t block_len = std::max<std::int64_t>(
+      1, std::min<std::int64_t>(cache_bytes / 4 / static_cast<std::int64_t>(buckets * sizeof(T)),
+                                c.size / 16 / static_cast<std::int64_t>(buckets)));
+  std::vector<sample_detail::block_gather<T>> gathered;
+  gathered.reserve(nc);
+  for (std::size_t k = 0; k < nc; ++k)
+    gathered.emplace_back(buckets, block_len, c.end(static_cast<std::int64_t>(k)) - c.begin(static_cast<std::int64_t>(k)), data[0]);
   std::vector<std::int64_t> offsets(nc * buckets, 0);
   parallel_tasks(c.count, [&](std::int64_t k) {
-    cl.count(data + c.begin(k), c.end(k) - c.begin(k), offsets.data() + static_cast<std::size_t>(k) * buckets);
+    sample_detail::block_gather<T>& g = gathered[static_cast<std::size_t>(k)];
+    cl.gather(data + c.begin(k), c.end(k) - c.begin(k), g);
+    g.count(offsets.data() + static_cast<std::size_t>(k) * buckets);
   });
   std::vector<std::int64_t> start(buckets + 1, 0);
   for (std::size_t g = 0; g < buckets; ++g) {
     std::int64_t sum = 0;
     for (std::size_t k = 0; k < nc; ++k) sum += offsets[k * buckets + g];
     start[g + 1] = start[g] + sum;
-    if (sum == n && cl.is_equal_bucket(g)) return;  // every element equal
+    // Every element equal: gather wrote each block back where it read it, so data is unchanged.
+    if (sum == n && cl.is_equal_bucket(g)) return;
   }
   exclusive_offsets(offsets.data(), nc, buckets, n);
   parallel_tasks(c.count, [&](std::int64_t k) {
     const auto from = offsets.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(k) * buckets);
     std::vector<std::int64_t> own(from, from + static_cast<std::ptrdiff_t>(buckets));
-    cl.scatter(data + c.begin(k), c.end(k) - c.begin(k), tmp, own.data());
+    gathered[static_cast<std::size_t>(k)].spill(data + c.begin(k), tmp, own.data());
   });
   const std::int64_t tasks = std::min<std::int64_t>(balanced_task_limit(), static_cast<std::int64_t>(buckets));
   const std::int64_t longest = std::max<std::int64_t>(n / tasks, 2 * grain);
@@ -453,7 +480,7 @@ void sample_sort_parallel(T* data, T* tmp, std::int64_t n, std::int64_t grain,
     const std::int64_t s = start[g], len = start[g + 1] - s;
     if (len <= longest || cl.is_equal_bucket(g)) continue;
     // The sample failed to split this much: the same step again on a bucket smaller than n.
-    if (len < n) sample_sort_parallel<Stable>(tmp + s, data + s, len, grain, oversampling, less);
+    if (len < n) sample_sort(tmp + s, data + s, len, grain, oversampling, less, cache_bytes);
     else merge_sort(tmp + s, data + s, len, grain, less, std::int64_t{1} << 18);
     parallel_copy(tmp + s, len, data + s, grain);
   }
@@ -464,22 +491,11 @@ void sample_sort_parallel(T* data, T* tmp, std::int64_t n, std::int64_t grain,
       const std::int64_t s = start[g], len = start[g + 1] - s;
       if (len > longest && !cl.is_equal_bucket(g)) continue;
       if (len > 1 && !cl.is_equal_bucket(g) &&
-          sample_detail::sample_sort_serial<Stable>(tmp + s, data + s, len, less, oversampling, w) == data + s)
+          sample_detail::sample_sort_serial(tmp + s, data + s, len, less, oversampling, w) == data + s)
         continue;
       std::copy(tmp + s, tmp + s + len, data + s);
     }
   });
-}
-
-// sample_sort_parallel, stable unless `stable` is false (ak::sort's .stable = false). Measured
-// on 2 cores beside other builds: the unstable leaves sort a 39K-element bucket of random uint32
-// about 1.1x as fast (the 152-element runs below it 1.25x), float64 no faster; the whole sort of
-// 1e7 stays at 0.6x to 0.8x of ips4o (docs/benchmarks/README.md).
-template <class T, class Less>
-void sample_sort(T* data, T* tmp, std::int64_t n, std::int64_t grain, std::int64_t oversampling,
-                 const Less& less, bool stable = true) {
-  if (stable) sample_sort_parallel<true>(data, tmp, n, grain, oversampling, less);
-  else sample_sort_parallel<false>(data, tmp, n, grain, oversampling, less);
 }
 
 }  // namespace ak::cpu
