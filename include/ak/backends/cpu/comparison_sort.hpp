@@ -1,6 +1,6 @@
 // Comparison sorts on the cpu backend, for any strict weak order `less`; both stable (ak::sort's
-// .stable = false takes them too: the unstable leaves sample sort had were slower than its stable
-// ones became, docs/benchmarks/README.md):
+// .stable = false takes them too: sample sort's former unstable leaves were slower than its
+// stable ones, docs/benchmarks/README.md):
 //  - merge_sort: each chunk is sorted by insertion-sorted runs merged bottom-up between the data
 //    and one scratch buffer of n elements; then chunks are merged pairwise, each merge cut into
 //    tasks by merge-path co-ranks so every worker takes part in every round.
@@ -9,7 +9,8 @@
 //    insertion sort (see sample_sort below); equal splitters get buckets of their own, so runs
 //    of equal keys need no sorting.
 // Both use one scratch buffer of n elements (peak memory: input + one copy), and sample_sort's
-// parallel step buffers of at most n / 16 elements more.
+// parallel step buffers of at most n / 16 elements more (or one per bucket and chunk, for tiny
+// chunks).
 #pragma once
 
 #include <algorithm>
@@ -444,7 +445,7 @@ void sample_sort(T* data, T* tmp, std::int64_t n, std::int64_t grain, std::int64
   const std::size_t buckets = cl.buckets();
   const std::size_t nc = static_cast<std::size_t>(c.count);
   // Blocks of about a kilobyte (buffers of a quarter of the cache), and small enough that the
-  // buffers of all chunks hold at most n / 16 elements. (Classifying once gathered 1.12x faster
+  // buffers of all chunks hold at most n / 16 elements (but at least one per bucket). (Classifying once gathered 1.12x faster
   // than classifying to count and again to scatter: docs/benchmarks/README.md.) The buffers are
   // allocated before any chunk is gathered: gathering rewrites data in place.
   const std::int64_t block_len = std::max<std::int64_t>(
