@@ -7,7 +7,7 @@
 // on the fly, so the data keeps its bits.
 //
 // Small runs take LSD passes in cache; data larger than the cache takes one MSD pass first (see
-// radix_sort below). Passes scatter contiguous chunks in order, which keeps the sort stable.
+// radix_sort below), and so does a run whose keys differ in many more bits than it has keys. Passes scatter contiguous chunks in order, which keeps the sort stable.
 // Integer keys alone (no values) that differ in at most 16 bits are counted and written back
 // from the counts (counting_sort): equal integer keys are equal bits.
 #pragma once
@@ -169,6 +169,28 @@ int top_digit_bits(std::int64_t n, int bits, const P& p) {
   return std::clamp(width, 1, std::min(bits, std::max(1, p.digit_bits - 1)));
 }
 
+// The widest digit of an in-cache LSD pass over a run of n keys: digit_bits, and no wider than
+// the run needs (a pass of 2^width counters over fewer keys costs more than it sorts).
+template <class P>
+int lsd_width_cap(std::int64_t n, const P& p) {
+  return std::min(p.digit_bits, std::max(4, static_cast<int>(std::bit_width(static_cast<std::uint64_t>(n)))));
+}
+
+// Whether a run of n keys that fits the cache, sorted by `bits` bits, takes an MSD step before
+// its LSD passes: when LSD would need four passes or more. Keys that differ in more bits than
+// a run has keys (int64 and float64 buckets) are then split by their top digit into runs of a
+// few keys, which are sorted by insertion, instead of passing over every bit.
+template <class P>
+bool msd_in_cache(std::int64_t n, int bits, const P& p) {
+  return bits > 3 * lsd_width_cap(n, p);
+}
+
+// The top digit of such a step: runs of about 8 keys, at most digit_bits wide.
+template <class P>
+int msd_in_cache_bits(std::int64_t n, int bits, const P& p) {
+  return std::clamp(static_cast<int>(std::bit_width(static_cast<std::uint64_t>(n / 8))), 1, std::min(bits, p.digit_bits));
+}
+
 // Counters of the in-cache passes, kept by a worker across the runs it sorts: 32-bit while the
 // run allows (half the cache footprint of the histograms).
 struct radix_counters {
@@ -184,7 +206,7 @@ template <class K, class VV, class P, class Count>
 K* lsd_in_cache(K* a, K* b, VV* va, VV* vb, std::int64_t n, int bits, const P& p,
                 std::vector<Count>& hist) {
   using U = typename P::bits_type;
-  const int width_cap = std::min(p.digit_bits, std::max(4, static_cast<int>(std::bit_width(static_cast<std::uint64_t>(n)))));
+  const int width_cap = lsd_width_cap(n, p);
   const int passes = (bits + width_cap - 1) / width_cap;
   const int width = (bits + passes - 1) / passes;
   const std::size_t buckets = std::size_t{1} << width;
@@ -248,7 +270,8 @@ void sort_buckets_into(K* a, K* b, VV* va, VV* vb, const std::int64_t* start, st
 // Sorts a[0, n) (and va) stably by the key bits below `bits` on this thread, with b (and vb) as
 // scratch; returns a or b, whichever holds the result. A run that fits the cache goes through
 // LSD passes of at most digit_bits bits (a pass whose digit is the same for every key is
-// skipped); a larger one takes an MSD pass first and sorts its buckets in turn.
+// skipped); a larger one, or one whose keys would need four LSD passes or more, takes an MSD
+// pass first and sorts its buckets in turn.
 template <class K, class VV, class P>
 K* sort_bits(K* a, K* b, VV* va, VV* vb, std::int64_t n, int bits, const P& p,
              radix_counters& hist) {
@@ -257,8 +280,9 @@ K* sort_bits(K* a, K* b, VV* va, VV* vb, std::int64_t n, int bits, const P& p,
     insertion_sort(a, va, n, p);
     return a;
   }
-  if (n * p.element_bytes > p.bucket_bytes && bits > p.digit_bits) {
-    const int width = top_digit_bits(n, bits, p);
+  const bool beyond_cache = n * p.element_bytes > p.bucket_bytes && bits > p.digit_bits;
+  if (beyond_cache || msd_in_cache(n, bits, p)) {
+    const int width = beyond_cache ? top_digit_bits(n, bits, p) : msd_in_cache_bits(n, bits, p);
     const digit d{bits - width, width};
     const std::size_t buckets = std::size_t{1} << width;
     std::vector<std::int64_t> start(buckets + 1, 0);
