@@ -45,6 +45,7 @@ inline constexpr const char* ips4o_peer = "ips4o";
 inline constexpr const char* boost_bis = "boost::block_indirect_sort";
 inline constexpr const char* boost_pss = "boost::parallel_stable_sort";
 inline constexpr const char* pdqsort_peer = "pdqsort";
+inline constexpr const char* plain_lsd8 = "plain LSD radix (8-bit digits)";
 
 // One implementation of a case: ak or a peer.
 struct impl {

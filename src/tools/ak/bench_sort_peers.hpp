@@ -2,13 +2,18 @@
 // share. The peers, each given ak's thread count: std::sort(std::execution::par),
 // tbb::parallel_sort, ips4o::parallel::sort (its std::thread pool), Boost.Sort's
 // block_indirect_sort and parallel_stable_sort, and pdqsort (sequential). CMake defines
-// AK_BENCH_HAVE_<PEER> for those whose headers it found.
+// AK_BENCH_HAVE_<PEER> for those whose headers it found. Beside them, for numbers in the default
+// order, a plain LSD radix sort written here (plain_lsd8_sort): the yardstick of the sort targets.
 #pragma once
 
 #include <tbb/parallel_sort.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
+#include <thread>
+#include <utility>
+#include <vector>
 
 #ifdef AK_BENCH_HAVE_IPS4O
 #include <ips4o.hpp>
@@ -22,6 +27,7 @@
 #endif
 
 #include "ak/ak.hpp"
+#include "ak/backends/cpu/radix_sort.hpp"
 #include "bench.hpp"
 
 namespace ak::tool::bench {
@@ -44,8 +50,45 @@ enum sort_peer : unsigned {
   peer_boost_bis = 8,
   peer_boost_pss = 16,
   peer_pdqsort = 32,
-  every_sort_peer = 63,
+  peer_plain_lsd8 = 64,  // numbers in the default order only
+  every_sort_peer = 127,
 };
+
+// The yardstick that issue 3's sort targets were set against: a plain LSD radix sort with 8-bit
+// digits on the peers' threads. Every pass, none skipped, counts each thread's chunk and then
+// scatters it; keys go through ak's radix_key, so the result equals ak's. Keys of 4 and 8 bytes
+// take an even number of passes, which leaves the result in `a`.
+template <class T>
+void plain_lsd8_sort(T* a, T* tmp, std::int64_t n) {
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8);
+  const int workers = peer_threads();
+  std::vector<std::array<std::int64_t, 256>> count(static_cast<std::size_t>(workers));
+  auto on_every_thread = [workers](const auto& work) {
+    std::vector<std::thread> threads;
+    for (int w = 1; w < workers; ++w) threads.emplace_back(work, w);
+    work(0);
+    for (std::thread& t : threads) t.join();
+  };
+  T* src = a;
+  T* dst = tmp;
+  for (int shift = 0; shift < static_cast<int>(sizeof(T)) * 8; shift += 8) {
+    auto digit = [shift](T x) { return static_cast<std::size_t>((cpu::radix_key(x) >> shift) & 255); };
+    auto chunk = [n, workers](int w) { return std::pair{n * w / workers, n * (w + 1) / workers}; };
+    on_every_thread([&](int w) {
+      std::array<std::int64_t, 256>& c = count[static_cast<std::size_t>(w)];
+      c.fill(0);
+      for (auto [i, e] = chunk(w); i < e; ++i) ++c[digit(src[i])];
+    });
+    std::int64_t next = 0;  // digit-major, then thread: each thread's first slot per digit
+    for (std::size_t d = 0; d < 256; ++d)
+      for (auto& c : count) next += std::exchange(c[d], next);
+    on_every_thread([&](int w) {
+      std::array<std::int64_t, 256> at = count[static_cast<std::size_t>(w)];
+      for (auto [i, e] = chunk(w); i < e; ++i) dst[at[digit(src[i])]++] = src[i];
+    });
+    std::swap(src, dst);
+  }
+}
 
 // For each peer in Peers that this build has: an impl that sorts [w, w + n) by comp after
 // `prepare` (which restores w), checked by `check`. `keep` holds the buffers alive.
@@ -82,6 +125,13 @@ void add_sort_peers(bench_case& c, T* w, std::int64_t n, Comp comp, std::functio
   if constexpr ((Peers & peer_pdqsort) != 0)
     add(pdqsort_peer, [](T* first, T* last, const Comp& cmp) { pdqsort(first, last, cmp); });
 #endif
+  if constexpr ((Peers & peer_plain_lsd8) != 0 && std::is_same_v<Comp, std::less<T>> &&
+                std::is_arithmetic_v<T> && (sizeof(T) == 4 || sizeof(T) == 8)) {
+    std::shared_ptr<T[]> tmp = make_buffer<T>(n);  // its scratch, allocated once, untimed
+    add(plain_lsd8, [tmp](T* first, T* last, const Comp&) {
+      plain_lsd8_sort(first, tmp.get(), last - first);
+    });
+  }
 }
 
 // Every impl sorts its own copy of the keys, restored before each run; ak's copy and the
@@ -112,7 +162,8 @@ bench_case sort_values(const std::string& op, std::int64_t n, Lt lt, bool stable
   if constexpr (std::is_same_v<Lt, std::less<T>>) {
     c.note =
         "in place; ak::sort_inplace(v) (the default: radix sort for numbers); peers with "
-        "std::less";
+        "std::less; the plain LSD radix sort: every 8-bit digit counted and scattered per thread, "
+        "no pass skipped (the yardstick of issue 3's sort targets)";
     c.ak = {"ak", restore_ak, [b, wa, n] { ak::sort_inplace(ak::view<T>(wa, ak::shape{n})); }, {}};
     add_sort_peers<every_sort_peer>(c, wp, n, lt, restore_peer, check, b);
   } else {
