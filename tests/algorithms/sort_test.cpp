@@ -623,9 +623,9 @@ TYPED_TEST(SortCustomOrder, ByAndLt) {
 }
 
 // .stable = false with a comparator lambda (on cpu the stable sample sort, whose leaves are
-// rank sorted): every pattern at sizes around those leaves (32) and the grains, on 2 threads and 1 (the serial path), for `a > b` on integers and ak's order reversed
-// (a strict weak order with NaN and -0.0) on every type. The result must be in order and hold the
-// input's elements.
+// rank sorted): every pattern at sizes around those leaves (32) and the grains, on 2 threads and
+// 1 (the serial path), for `a > b` on integers and ak's order reversed (a strict weak order with
+// NaN and -0.0) on every type. The result must be in order and hold the input's elements.
 TYPED_TEST(SortCustomOrder, UnstableLambda) {
   using T = TypeParam;
   AKT_RANDOM(r);
