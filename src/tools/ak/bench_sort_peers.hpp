@@ -54,10 +54,11 @@ enum sort_peer : unsigned {
   every_sort_peer = 127,
 };
 
-// The yardstick that issue 3's sort targets were set against: a plain LSD radix sort with 8-bit
-// digits on the peers' threads. Every pass, none skipped, counts each thread's chunk and then
-// scatters it; keys go through ak's radix_key, so the result equals ak's. Keys of 4 and 8 bytes
-// take an even number of passes, which leaves the result in `a`.
+// The yardstick that the CPU backend's sort targets were set against (docs/benchmarks/README.md):
+// a plain LSD radix sort with 8-bit digits on the peers' threads. Every pass, none skipped,
+// counts each thread's chunk and then scatters it; keys go through ak's radix_key, so the result
+// equals ak's. Keys of 4 and 8 bytes take an even number of passes, which leaves the result in
+// `a`.
 template <class T>
 void plain_lsd8_sort(T* a, T* tmp, std::int64_t n) {
   static_assert(sizeof(T) == 4 || sizeof(T) == 8);
@@ -72,8 +73,12 @@ void plain_lsd8_sort(T* a, T* tmp, std::int64_t n) {
   T* src = a;
   T* dst = tmp;
   for (int shift = 0; shift < static_cast<int>(sizeof(T)) * 8; shift += 8) {
-    auto digit = [shift](T x) { return static_cast<std::size_t>((cpu::radix_key(x) >> shift) & 255); };
-    auto chunk = [n, workers](int w) { return std::pair{n * w / workers, n * (w + 1) / workers}; };
+    auto digit = [shift](T x) {
+      return static_cast<std::size_t>((cpu::radix_key(x) >> shift) & 255);
+    };
+    auto chunk = [n, workers](int w) {
+      return std::pair{n * w / workers, n * (w + 1) / workers};
+    };
     on_every_thread([&](int w) {
       std::array<std::int64_t, 256>& c = count[static_cast<std::size_t>(w)];
       c.fill(0);
@@ -163,7 +168,7 @@ bench_case sort_values(const std::string& op, std::int64_t n, Lt lt, bool stable
     c.note =
         "in place; ak::sort_inplace(v) (the default: radix sort for numbers); peers with "
         "std::less; the plain LSD radix sort: every 8-bit digit counted and scattered per thread, "
-        "no pass skipped (the yardstick of issue 3's sort targets)";
+        "no pass skipped (the yardstick of the CPU sort targets)";
     c.ak = {"ak", restore_ak, [b, wa, n] { ak::sort_inplace(ak::view<T>(wa, ak::shape{n})); }, {}};
     add_sort_peers<every_sort_peer>(c, wp, n, lt, restore_peer, check, b);
   } else {

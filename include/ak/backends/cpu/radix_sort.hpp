@@ -7,7 +7,8 @@
 // on the fly, so the data keeps its bits.
 //
 // Small runs take LSD passes in cache; data larger than the cache takes one MSD pass first (see
-// radix_sort below), and so does a run whose keys differ in many more bits than it has keys. Passes scatter contiguous chunks in order, which keeps the sort stable.
+// radix_sort below), and so does a run whose keys differ in many more bits than it has keys.
+// Passes scatter contiguous chunks in order, which keeps the sort stable.
 // Integer keys alone (no values) that differ in at most 16 bits are counted and written back
 // from the counts (counting_sort): equal integer keys are equal bits.
 #pragma once
@@ -173,7 +174,8 @@ int top_digit_bits(std::int64_t n, int bits, const P& p) {
 // the run needs (a pass of 2^width counters over fewer keys costs more than it sorts).
 template <class P>
 int lsd_width_cap(std::int64_t n, const P& p) {
-  return std::min(p.digit_bits, std::max(4, static_cast<int>(std::bit_width(static_cast<std::uint64_t>(n)))));
+  const int run_bits = static_cast<int>(std::bit_width(static_cast<std::uint64_t>(n)));
+  return std::min(p.digit_bits, std::max(4, run_bits));
 }
 
 // Whether a run of n keys that fits the cache, sorted by `bits` bits, takes an MSD step before
@@ -188,7 +190,8 @@ bool msd_in_cache(std::int64_t n, int bits, const P& p) {
 // The top digit of such a step: runs of about 8 keys, at most digit_bits wide.
 template <class P>
 int msd_in_cache_bits(std::int64_t n, int bits, const P& p) {
-  return std::clamp(static_cast<int>(std::bit_width(static_cast<std::uint64_t>(n / 8))), 1, std::min(bits, p.digit_bits));
+  const int width = static_cast<int>(std::bit_width(static_cast<std::uint64_t>(n / 8)));
+  return std::clamp(width, 1, std::min(bits, p.digit_bits));
 }
 
 // Counters of the in-cache passes, kept by a worker across the runs it sorts: 32-bit while the
