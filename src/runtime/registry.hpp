@@ -136,4 +136,14 @@ std::vector<tuning_entry> parse_cache_tuning(std::string_view json_text, const s
 void add_backend_tunings(const std::string& backend, std::vector<tuning_entry> defaults,
                          const std::vector<const device_record*>& new_devices);
 
+// ---- AK_LOG (log.cpp) ----------------------------------------------------------------------------
+
+enum class log_topic : unsigned { tuning = 0 };
+// Whether AK_LOG turns a topic on (read on first use; cheap: one atomic load after that).
+bool log_enabled(log_topic t) noexcept;
+// Rereads AK_LOG (ak::reload_tuning_files calls it).
+void reload_log_settings();
+// One line on stderr.
+void write_log_line(std::string_view line);
+
 }  // namespace ak::detail

@@ -237,8 +237,36 @@ std::uint32_t hook_id(std::string_view hook_name) {
   return static_cast<std::uint32_t>(h - hook_schemas().data());
 }
 
+namespace {
+
+// AK_LOG=tuning: one line per lookup, with each field's value and the layer and entry it came from.
+void log_lookup(std::uint32_t hook, std::string_view type_name, std::uint32_t field_count,
+                const device& dev, dtype t, const std::int64_t* call, std::int64_t* out) {
+  std::array<field_origin, max_tuning_fields> origins;
+  explain_tuning(hook, type_name, field_count, dev, t, call, out, origins.data());
+  const hook_schema& h = hook_schemas()[hook];
+  std::string line = "ak tuning: hook " + std::string(h.name) + ", device " + dev.name() +
+                     " (class " + dev.info().device_class + "), dtype " +
+                     std::string(name_of(t)) + ":";
+  for (std::uint32_t f = 0; f < field_count; ++f) {
+    line += (f ? "; " : " ") + std::string(h.fields[f].name) + "=" +
+            field_value_text(h.fields[f], out[f]) + " (" +
+            std::string(name_of(origins[f].source));
+    if (origins[f].source != tuning_source::generic && origins[f].source != tuning_source::call)
+      line += ": " + origins[f].detail;
+    line += ")";
+  }
+  write_log_line(line);
+}
+
+}  // namespace
+
 void lookup_tuning(std::uint32_t hook, std::string_view type_name, std::uint32_t field_count,
                    const device& dev, dtype t, const std::int64_t* call, std::int64_t* out) {
+  if (log_enabled(log_topic::tuning)) {  // uncached, so that every lookup shows its sources
+    log_lookup(hook, type_name, field_count, dev, t, call, out);
+    return;
+  }
   thread_state* ts = this_thread_state();
   if (!ts) {  // this thread is exiting: no cache
     explain_tuning(hook, type_name, field_count, dev, t, call, out, nullptr);
@@ -378,6 +406,7 @@ void reload_tuning_files() {
   // Device records first: the backend registry's lock is always taken before the tuning lock.
   std::vector<const detail::device_record*> records;
   for (const auto& d : devices()) records.push_back(&detail::record_of(d));
+  detail::reload_log_settings();
   {
     std::unique_lock lock(st.mutex);
     detail::load_user_overrides(st);

@@ -1,10 +1,16 @@
 // The tuning registry's layers, overrides, errors and thread safety (DESIGN.md section 2).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <barrier>
+#include <random>
+#include <sstream>
+#include <string>
 #include <thread>
+#include <vector>
 
+#include "ak/algorithms/sort.hpp"
 #include "ak/core/error.hpp"
 #include "ak/runtime/tuning.hpp"
 #include "test_support.hpp"
@@ -345,6 +351,103 @@ TEST(Tuning, ConcurrentLookupsSeeTheirOwnScopesAndConsistentValues) {
   stop = true;
   reloader.join();
   EXPECT_EQ(wrong.load(), 0);
+}
+
+// AK_LOG=tuning, on from here to the end of the scope (AK_LOG is reread with the tuning files).
+class scoped_tuning_log {
+ public:
+  scoped_tuning_log() : env_("AK_LOG", "tuning") { (void)ak::test::reload_error(); }
+  ~scoped_tuning_log() {
+    ::unsetenv("AK_LOG");
+    (void)ak::test::reload_error();
+  }
+
+ private:
+  scoped_env env_;
+};
+
+// The lines the tuning log printed for the sort hook while `f` ran.
+template <class F>
+std::vector<std::string> sort_log_lines(F&& f) {
+  testing::internal::CaptureStderr();
+  f();
+  std::istringstream all(testing::internal::GetCapturedStderr());
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(all, line);)
+    if (line.rfind("ak tuning: hook sort, device cpu:0 (class cpu), dtype float32:", 0) == 0)
+      lines.push_back(line);
+  return lines;
+}
+
+// Item (c) of the first-operations issue: an override file, a scoped override and an autotune
+// cache each change, at run time, what libak's precompiled float sort resolves, which the tuning
+// log shows with the value's layer and entry. The sort's result is checked each time.
+TEST(TuningLog, EachLayerChangesWhatAPrecompiledSortResolves) {
+  std::vector<float> v(5000);
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> dist(-1, 1);
+  for (auto& x : v) x = dist(rng);
+  std::vector<float> want = v;
+  std::sort(want.begin(), want.end());
+  auto sort_once = [&] {
+    auto r = sort_log_lines([&] { EXPECT_EQ(ak::sort(v).to_vector(), want); });
+    // ak::sort resolves before it copies (so that a bad option writes nothing), and the sort of
+    // the copy resolves again: two lookups, which must agree.
+    EXPECT_FALSE(r.empty());
+    for (const auto& line : r) EXPECT_EQ(line, r.front());
+    return r.empty() ? std::string() : r.front();
+  };
+  // Off by default.
+  EXPECT_TRUE(sort_log_lines([&] { (void)ak::sort(v); }).empty());
+
+  scoped_tuning_log log;
+  std::string line = sort_once();
+  EXPECT_NE(line.find(" algorithm=radix (backend: backend cpu defaults"), std::string::npos)
+      << line;
+  for (const char* field : {"radix_digit_bits=", "block_size=", "cpu_grain=", "merge_tile_size="})
+    EXPECT_NE(line.find(field), std::string::npos) << field << " missing: " << line;
+
+  temp_file f("log-override.json", R"({"cpu": {"sort": {"float32": {"algorithm": "merge"}}}})");
+  {
+    scoped_user_tuning user(f.path());
+    ASSERT_EQ(user.reload(), "");
+    line = sort_once();
+    EXPECT_NE(line.find(" algorithm=merge (user: AK_TUNING file '" + f.path() +
+                        "', key cpu/sort/float32)"),
+              std::string::npos)
+        << line;
+  }
+  {
+    ak::scoped_tuning s(ak::sort_hook{}, {.algorithm = ak::sort_algorithm::sample},
+                        {.device = "cpu", .dtype = "float32"});
+    line = sort_once();
+    EXPECT_NE(line.find(" algorithm=sample (scoped"), std::string::npos) << line;
+  }
+  {
+    scoped_cache_dir cache;
+    ASSERT_EQ(cache.write(R"({"sort": {"float32": {"algorithm": "merge", "cpu_grain": 3000}}})"), "");
+    line = sort_once();
+    EXPECT_NE(line.find(" algorithm=merge (cache: autotune cache '" + ak::tuning_cache_path(cpu())),
+              std::string::npos)
+        << line;
+    EXPECT_NE(line.find(" cpu_grain=3000 (cache"), std::string::npos) << line;
+  }
+  line = sort_once();
+  EXPECT_NE(line.find(" algorithm=radix (backend"), std::string::npos) << line;
+}
+
+TEST(TuningLog, UnknownTopicIsReportedOnce) {
+  scoped_env env("AK_LOG", "tunings,tuning");
+  testing::internal::CaptureStderr();
+  (void)ak::test::reload_error();
+  (void)ak::tuning(ak::map_hook{}, cpu(), ak::dtype::int8);
+  std::string out = testing::internal::GetCapturedStderr();
+  ::unsetenv("AK_LOG");
+  (void)ak::test::reload_error();
+  EXPECT_NE(out.find("AK_LOG: unknown topic 'tunings' ignored"), std::string::npos) << out;
+  EXPECT_NE(out.find("ak tuning: hook map, device cpu:0 (class cpu), dtype int8:"),
+            std::string::npos)
+      << out;
 }
 
 TEST(Tuning, SchemasDescribeEveryHook) {

@@ -173,7 +173,9 @@ class scoped_tuning {
   std::thread::id owner_;
 };
 
-// Rereads AK_TUNING and every loaded device's autotune cache file (both are read on first use).
+// Rereads AK_TUNING, AK_LOG and every loaded device's autotune cache file (all are read on first
+// use). With AK_LOG=tuning, every lookup prints its hook, device, dtype, values and sources on
+// stderr.
 // Throws ak::tuning_error for a file that is malformed or names an unknown hook, field or dtype.
 void reload_tuning_files();
 
