@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The README's two commands:
-#   scripts/quickstart.sh demo   install what is missing, build Release, run `ak demo`
+#   scripts/quickstart.sh demo   install what is missing, build Release, run `ak demo` and
+#                                `ak first-ops --baseline`
 #   scripts/quickstart.sh test   install what is missing, build Release, run the whole test suite
 # Missing Debian packages are installed with apt-get when run as root; otherwise the script
 # prints the apt-get line to run and stops. Under CI=true, warnings are errors.
@@ -46,7 +47,10 @@ cmake --build --preset release -j "$jobs"
 
 if [[ "$mode" == demo ]]; then
   echo "== build/bin/ak demo"
-  exec build/bin/ak demo
+  build/bin/ak demo
+  echo
+  echo "== build/bin/ak first-ops --baseline"
+  exec build/bin/ak first-ops --baseline
 fi
 echo "== running the test suite"
 exec ctest --preset release

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -178,6 +179,79 @@ TEST(AkCli, BenchRejectsBadArguments) {
     EXPECT_NE(r.exit_code, 0) << args;
     EXPECT_NE(r.output.find("Usage"), std::string::npos) << args << ": " << r.output;
   }
+}
+
+
+// `ak first-ops` as the docs run it: both programs, fresh processes, the JSON the issue names.
+TEST(AkCli, FirstOpsWritesEveryOpForAkAndTheBaseline) {
+  const std::string path =
+      ::testing::TempDir() + "ak_first_ops_" + std::to_string(::getpid()) + ".json";
+  auto r = run_ak("first-ops --baseline --runs 3 --json '" + path + "'", clean);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("total wall from process start to exit: ak "), std::string::npos)
+      << r.output;
+  std::ifstream in(path);
+  ASSERT_TRUE(in) << path;
+  const auto j = nlohmann::json::parse(in);
+  std::remove(path.c_str());
+  const std::vector<std::string> ops{"broadcast", "gather",     "sum",  "sum_dims",
+                                     "accumulate", "sort", "any", "broadcast_4d"};
+  EXPECT_EQ(j["runs"], 3);
+  ASSERT_TRUE(j.contains("baseline")) << j.dump();
+  EXPECT_EQ(j["device"], "cpu:0");
+  EXPECT_EQ(j["baseline"]["program"], "std::execution::par");
+  for (const auto* part : {&j, &j["baseline"]}) {
+    const auto& p = *part;
+    EXPECT_GT(p["total_wall_s"].get<double>(), 0) << p.dump();
+    ASSERT_EQ(p["ops"].size(), ops.size()) << p.dump();
+    double sum_of_firsts = 0;
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+      const auto& o = p["ops"][i];
+      EXPECT_EQ(o["op"], ops[i]) << o.dump();
+      EXPECT_GT(o["first_s"].get<double>(), 0) << o.dump();
+      EXPECT_GT(o["warm_s"].get<double>(), 0) << o.dump();
+      sum_of_firsts += o["first_s"].get<double>();
+    }
+    // The process's wall time holds every first call (medians of each, so only roughly).
+    EXPECT_GT(p["total_wall_s"].get<double>(), 0.5 * sum_of_firsts) << p.dump();
+  }
+}
+
+TEST(AkCli, FirstOpsOnTheSimBackend) {
+  auto r = run_ak("first-ops --device sim:1 --runs 1", clean);
+  if (r.output.find("backend 'sim' is not available") != std::string::npos)
+    GTEST_SKIP() << "the sim backend is not built here (it needs Boost.Context): " << r.output;
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("ak first-ops on sim:1"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("std::execution::par"), std::string::npos) << "no --baseline";
+}
+
+TEST(AkCli, FirstOpsShowsTheTuningLogOfItsPrecompiledOperations) {
+  auto r = run_ak("first-ops --runs 1", clean + " AK_LOG=tuning");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("ak tuning: hook sort, device cpu:0 (class cpu), dtype float32: "
+                          "algorithm=radix (backend"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("ak tuning: hook reduce, device cpu:0 (class cpu), dtype float32:"),
+            std::string::npos)
+      << r.output;
+}
+
+TEST(AkCli, FirstOpsRejectsBadArguments) {
+  auto r = run_ak("first-ops --runs 0", clean);
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.output.find("--runs"), std::string::npos) << r.output;
+  r = run_ak("first-ops --device nosuch --runs 1", clean);
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.output.find("'nosuch'"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("ak_first_ops_probe"), std::string::npos) << r.output;
+  // Nothing half-written: a failed run leaves no JSON file.
+  const std::string path =
+      ::testing::TempDir() + "ak_first_ops_bad_" + std::to_string(::getpid()) + ".json";
+  r = run_ak("first-ops --device nosuch --runs 1 --json '" + path + "'", clean);
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_FALSE(std::ifstream(path).good());
 }
 
 }  // namespace

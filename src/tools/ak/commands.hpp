@@ -21,6 +21,15 @@ struct demo_options {
 };
 int run_demo(const demo_options& o);
 
+// `ak first-ops`: the first and warm times of eight operations in fresh processes (first_ops.cpp).
+struct first_ops_options {
+  std::string device = "cpu";
+  std::string json;       // where to write the figures, if anywhere
+  bool baseline = false;  // also run the std::execution::par program
+  int runs = 11;          // fresh processes of each program; the figures are their medians
+};
+int run_first_ops(const first_ops_options& o);
+
 // `ak bench`: empty lists take the defaults. Exit status 4 when a peer's result differs from
 // ak's.
 struct bench_options {

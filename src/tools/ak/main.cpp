@@ -21,6 +21,19 @@ int main(int argc, char** argv) {
   auto* demo_cmd = app.add_subcommand("demo", "A short tour of ak on one device");
   demo_cmd->add_option("--device", demo.device, "Device to run on")->capture_default_str();
 
+  ak::tool::first_ops_options first;
+  auto* first_cmd = app.add_subcommand(
+      "first-ops",
+      "First and warm times of broadcast, gather, sum, sum along dims, accumulate, sort, any and "
+      "4-d broadcast on small arrays, each run in a fresh process, and the total wall time");
+  first_cmd->add_option("--device", first.device, "Device to run on")->capture_default_str();
+  first_cmd->add_option("--json", first.json, "Also write the figures to FILE as JSON");
+  first_cmd->add_flag("--baseline", first.baseline,
+                      "Also run the same operations written with std::execution::par");
+  first_cmd->add_option("--runs", first.runs, "Fresh processes per program (medians are reported)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000));
+
   ak::tool::bench_options bench;
   auto* bench_cmd = app.add_subcommand(
       "bench",
@@ -61,6 +74,7 @@ int main(int argc, char** argv) {
   try {
     if (*info_cmd) return ak::tool::run_info(info);
     if (*demo_cmd) return ak::tool::run_demo(demo);
+    if (*first_cmd) return ak::tool::run_first_ops(first);
     if (*bench_cmd) return ak::tool::run_bench(bench);
   } catch (const ak::error& e) {
     std::cerr << "ak: error: " << e.what() << "\n";

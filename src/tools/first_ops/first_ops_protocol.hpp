@@ -1,0 +1,77 @@
+// What `ak first-ops` and its probe programs share: the eight operations, in the order they run,
+// the sizes of their small inputs, the timing of one operation (its first call, then the median of
+// warm calls), and the line each probe prints per operation:
+//   first_op <op> <first seconds> <warm seconds>
+// The probes (ak_first_ops_probe: ak; ak_first_ops_std: the std algorithms with
+// std::execution::par) each run in a fresh process that `ak first-ops` starts and times.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <string_view>
+#include <vector>
+
+namespace ak::first_ops {
+
+// The order is the one AcceleratedKernels.jl measured: broadcast, getindex, sum, sum along dims,
+// accumulate, sort, any, 4-d broadcast.
+inline constexpr std::array<std::string_view, 8> op_names = {
+    "broadcast", "gather", "sum", "sum_dims", "accumulate", "sort", "any", "broadcast_4d"};
+
+// Small inputs: 1-d ops on n floats; sum along dims on a rows x cols matrix (along the contiguous
+// dimension); the 4-d broadcast adds an e x 1 x e x 1 array to an e x e x e x e one.
+inline constexpr std::int64_t n = 10'000;
+inline constexpr std::int64_t rows = 100, cols = 100;
+inline constexpr std::int64_t e = 10;
+inline constexpr int warm_calls = 5;
+
+// The inputs, the same in every probe: floats in [0, 1) from a fixed LCG; indices in [0, n).
+inline std::vector<float> make_floats(std::int64_t count, std::uint64_t seed) {
+  std::vector<float> v(static_cast<std::size_t>(count));
+  for (auto& x : v) {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    x = static_cast<float>(seed >> 40) / 16777216.0f;
+  }
+  return v;
+}
+inline std::vector<std::int64_t> make_indices(std::int64_t count, std::int64_t bound) {
+  std::vector<std::int64_t> v(static_cast<std::size_t>(count));
+  std::uint64_t seed = 99;
+  for (auto& x : v) {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    x = static_cast<std::int64_t>((seed >> 33) % static_cast<std::uint64_t>(bound));
+  }
+  return v;
+}
+
+struct op_time {
+  double first_s = 0;
+  double warm_s = 0;
+};
+
+// Runs `f` once (its first call in this process), to be followed by `warm` later.
+template <class F>
+double time_once(F&& f) {
+  const auto t0 = std::chrono::steady_clock::now();
+  f();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// The median of warm_calls calls.
+template <class F>
+double time_warm(F&& f) {
+  std::array<double, warm_calls> t{};
+  for (auto& x : t) x = time_once(f);
+  std::nth_element(t.begin(), t.begin() + warm_calls / 2, t.end());
+  return t[warm_calls / 2];
+}
+
+inline void print_op(std::string_view op, const op_time& t) {
+  std::printf("first_op %.*s %.9f %.9f\n", static_cast<int>(op.size()), op.data(), t.first_s,
+              t.warm_s);
+}
+
+}  // namespace ak::first_ops
