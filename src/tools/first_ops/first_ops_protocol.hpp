@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <string_view>
@@ -45,6 +46,64 @@ inline std::vector<std::int64_t> make_indices(std::int64_t count, std::int64_t b
     x = static_cast<std::int64_t>((seed >> 33) % static_cast<std::uint64_t>(bound));
   }
   return v;
+}
+
+// The inputs of the eight operations, on the host.
+struct inputs {
+  std::vector<float> x = make_floats(n, 1), y = make_floats(n, 2);  // broadcast, sum, scan, ...
+  std::vector<float> m = make_floats(rows * cols, 3);                // sum along dims
+  std::vector<float> a4 = make_floats(e * e * e * e, 4), b4 = make_floats(e * e, 5);
+  std::vector<std::int64_t> idx = make_indices(n, n);  // gather
+};
+
+// The results of the eight operations, copied to the host.
+struct results {
+  std::vector<float> broadcast, gather, sum_dims, accumulate, sort, broadcast_4d;
+  float sum = 0;
+  bool any = true;
+};
+
+// Checks every result against a plain serial loop (sums within a relative 1e-4); prints what is
+// wrong, prefixed by the program's name, and returns how many are.
+inline int count_wrong_results(const char* program, const inputs& in, const results& r) {
+  auto near = [](double got, double want) {
+    return std::abs(got - want) <= 1e-4 * std::max(1.0, std::abs(want));
+  };
+  auto at = [](const auto& v, std::int64_t i) { return v[static_cast<std::size_t>(i)]; };
+  int wrong = 0;
+  auto check = [&](const char* op, bool ok) {
+    if (!ok) std::fprintf(stderr, "%s: %s gave a wrong result\n", program, op);
+    wrong += !ok;
+  };
+  bool ok = r.broadcast.size() == in.x.size();
+  for (std::int64_t i = 0; ok && i < n; ++i) ok = at(r.broadcast, i) == at(in.x, i) + at(in.y, i);
+  check("broadcast", ok);
+  ok = r.gather.size() == in.idx.size();
+  for (std::int64_t i = 0; ok && i < n; ++i) ok = at(r.gather, i) == at(in.x, at(in.idx, i));
+  check("gather", ok);
+  double total = 0;
+  for (float v : in.x) total += v;
+  check("sum", near(r.sum, total));
+  ok = r.sum_dims.size() == static_cast<std::size_t>(rows);
+  for (std::int64_t row = 0; ok && row < rows; ++row) {
+    double s = 0;
+    for (std::int64_t c = 0; c < cols; ++c) s += at(in.m, row * cols + c);
+    ok = near(at(r.sum_dims, row), s);
+  }
+  check("sum_dims", ok);
+  ok = r.accumulate.size() == in.x.size();
+  double prefix = 0;
+  for (std::int64_t i = 0; ok && i < n; ++i) ok = near(at(r.accumulate, i), prefix += at(in.x, i));
+  check("accumulate", ok);
+  std::vector<float> sorted = in.x;
+  std::sort(sorted.begin(), sorted.end());
+  check("sort", r.sort == sorted);
+  check("any", !r.any);
+  ok = r.broadcast_4d.size() == in.a4.size();
+  for (std::int64_t i = 0; ok && i < e * e * e * e; ++i)
+    ok = at(r.broadcast_4d, i) == at(in.a4, i) + at(in.b4, i / (e * e * e) * e + (i / e) % e);
+  check("broadcast_4d", ok);
+  return wrong;
 }
 
 struct op_time {
