@@ -10,8 +10,10 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 archs=${AK_CUDA_ARCHS:-90}
-targets=(ak ak_cuda ak_tool ak_cuda_tests ak_algorithms_tests ak_cuda_custom ak_cuda_bench)
-programs=(ak ak_cuda_tests ak_algorithms_tests ak_cuda_custom ak_cuda_bench)  # in build-cuda/bin
+targets=(ak ak_cuda ak_tool ak_cuda_tests ak_algorithms_tests ak_cuda_custom ak_cuda_bench
+         ak_first_ops_probe_cuda ak_first_ops_thrust)
+programs=(ak ak_cuda_tests ak_algorithms_tests ak_cuda_custom ak_cuda_bench ak_first_ops_probe
+          ak_first_ops_probe_cuda ak_first_ops_thrust)  # in build-cuda/bin
 
 cmake --preset cuda -DCMAKE_CUDA_ARCHITECTURES="$archs" -DAK_WERROR=ON >/dev/null
 available=$(cmake --build build-cuda --target help | sed -n 's/^\([A-Za-z0-9_]*\): .*/\1/p')

@@ -11,10 +11,12 @@
 #    custom operator or type cannot launch on cuda from this g++-built binary (they need nvcc:
 #    tests/cuda covers those paths); they are counted apart, by their error message, and any
 #    other failure fails the check;
-# 3. the benchmark, side by side with CUB, Thrust and a device copy (bench/cuda);
+# 3. `ak first-ops` on cuda:0 against Thrust/CUB, and the benchmark, side by side with CUB, Thrust
+#    and a device copy (bench/cuda);
 # 4. compute-sanitizer memcheck and racecheck over the cuda tests and part of the suite, where
 #    the machine allows it (last: they are the slowest and the least likely to find something).
-# Logs (steps.log, suite.log, suite.json) and the benchmark's JSON (cuda_bench.json) go to OUT_DIR
+# Logs (steps.log, suite.log, suite.json) and the JSON of first-ops and the benchmark
+# (first_ops_cuda.json, cuda_bench.json) go to OUT_DIR
 # (default gpu-check-out/). Every step has a time limit: the whole check stays under 8 minutes.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -108,6 +110,10 @@ for name, tail in crashed:
 sys.exit(1 if bad or crashed else 0)
 PY
 rm -rf "$parts"
+
+# First operations in fresh processes, ak against Thrust/CUB, both counting context creation.
+step first_ops 60 "${runner[@]}" "$bundle/bin/ak" first-ops --device cuda:0 --baseline --runs 11 \
+     --json "$out/first_ops_cuda.json"
 
 # Each case stops after --max-case-s seconds once it has 3 runs: the whole run stays in budget.
 step bench 200 "${runner[@]}" "$bundle/bin/ak_cuda_bench" --max-case-s 1.5 --json "$out/cuda_bench.json"

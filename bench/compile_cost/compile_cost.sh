@@ -4,16 +4,22 @@
 # std::execution::par under g++ (user_std_par.cpp), and with Thrust/CUB under nvcc (user_thrust.cu).
 # Each is compiled to an object file (no linking) REPS times, the three in turn so that the
 # machine's noise falls on all of them alike; the table gives the median and the fastest wall time
-# and each median's ratio to ak's.
+# and each median's ratio to ak's. (The compilers are single-threaded and CPU-bound: their CPU time
+# is their wall time, so a busy shared machine slows both alike.)
 #
-# usage: bench/compile_cost/compile_cost.sh [REPS]   (default 5; CXX and NVCC override the compilers)
+# usage: bench/compile_cost/compile_cost.sh [REPS]   (default 5; CXX and NVCC override the
+# compilers; NVCC= leaves the Thrust/CUB row out)
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 include=$here/../../include
 reps=${1:-5}
 cxx=${CXX:-g++}
-nvcc=${NVCC:-$(command -v nvcc || true)}
-[[ -z "$nvcc" && -x /usr/local/cuda/bin/nvcc ]] && nvcc=/usr/local/cuda/bin/nvcc
+if [[ -v NVCC ]]; then
+  nvcc=$NVCC  # empty: leave the Thrust/CUB row out
+else
+  nvcc=$(command -v nvcc || true)
+  [[ -z "$nvcc" && -x /usr/local/cuda/bin/nvcc ]] && nvcc=/usr/local/cuda/bin/nvcc
+fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -24,16 +30,14 @@ if [[ -n "$nvcc" ]]; then
   names+=(thrust)
   commands+=("$nvcc -std=c++20 -O2 -arch=sm_90 -c $here/user_thrust.cu -o $work/thrust.o")
 else
-  echo "nvcc not found: the Thrust/CUB row is left out"
+  echo "no nvcc: the Thrust/CUB row is left out"
 fi
 
 declare -A times
+TIMEFORMAT='%R'
 for ((r = 0; r < reps; ++r)); do
   for i in "${!names[@]}"; do
-    start=$EPOCHREALTIME
-    ${commands[$i]}
-    end=$EPOCHREALTIME
-    times[${names[$i]}]+="$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f ", b - a }')"
+    times[${names[$i]}]+="$({ time ${commands[$i]} >/dev/null; } 2>&1 | tail -1) "
   done
 done
 

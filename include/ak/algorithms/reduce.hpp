@@ -255,6 +255,16 @@ struct truthy {
   }
 };
 
+// How many elements of v (on a GPU-style device) satisfy pred. The GPU path alone: any and all
+// take it only for device data, and instantiating the CPU reduction as well would cost a user's
+// translation unit about a second of compiling for nothing.
+template <class T, class Pred>
+std::int64_t gpu_count(view<const T> v, const Pred& pred, std::string_view function) {
+  const device dev = algorithm_device(function, "src", v.memory());
+  return gpu_mapreduce_all(dev, v, count_if_true<Pred>{pred}, plus{},
+                           reduce_options<std::int64_t>{}, function);
+}
+
 // Whether pred holds for some element (want = true) or fails for some (want = false).
 template <bool Want, class T, class Pred>
 bool find_any(view<const T> v, const Pred& pred, const loop_options& o, std::string_view function) {
@@ -276,8 +286,7 @@ template <class Src, class Pred = detail::truthy>
 bool any(const Src& src, Pred pred = {}, const loop_options& o = {}) {
   const auto v = detail::as_const_view(src);
   if (detail::on_gpu_memory(v.memory()))  // a count on the device: no early exit there
-    return detail::mapreduce_all(v, detail::count_if_true<Pred>{pred}, plus{},
-                                 reduce_options<std::int64_t>{}, "ak::any") > 0;
+    return detail::gpu_count(v, pred, "ak::any") > 0;
   return detail::find_any<true>(v, pred, o, "ak::any");
 }
 
@@ -286,8 +295,7 @@ template <class Src, class Pred = detail::truthy>
 bool all(const Src& src, Pred pred = {}, const loop_options& o = {}) {
   const auto v = detail::as_const_view(src);
   if (detail::on_gpu_memory(v.memory()))
-    return detail::mapreduce_all(v, detail::count_if_true<Pred>{pred}, plus{},
-                                 reduce_options<std::int64_t>{}, "ak::all") == v.size();
+    return detail::gpu_count(v, pred, "ak::all") == v.size();
   return !detail::find_any<false>(v, pred, o, "ak::all");
 }
 

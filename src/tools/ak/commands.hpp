@@ -27,6 +27,7 @@ struct first_ops_options {
   std::string json;       // where to write the figures, if anywhere
   bool baseline = false;  // also run the std::execution::par program
   int runs = 11;          // fresh processes of each program; the figures are their medians
+  std::string argv0;      // the ak command's argv[0]: the probes are found beside it
 };
 int run_first_ops(const first_ops_options& o);
 

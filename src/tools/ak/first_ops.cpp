@@ -2,8 +2,8 @@
 // the measurement AcceleratedKernels.jl made of its own design. Each run starts a probe program
 // (src/tools/first_ops) in a new process and times it from the spawn to its exit; the probe times
 // each operation's first and warm calls itself. With --baseline, the same operations written with
-// the std algorithms and std::execution::par run the same way, alternating with ak's runs so that
-// both see the same noise. Everything reported is a median over the runs.
+// the std algorithms and std::execution::par (on cuda devices: with Thrust/CUB) run the same way,
+// alternating with ak's runs so that both see the same noise. Everything reported is a median over the runs.
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -39,14 +39,47 @@ struct probe_run {
   std::array<fo::op_time, fo::op_names.size()> ops{};
 };
 
-// The probes are installed next to the ak command.
-fs::path probe_path(const std::string& name) {
+// The probes are installed next to the ak command: the folder of this executable, or of argv[0]
+// when a loader runs it (`ld-linux.so ak first-ops`, as scripts/gpu_check.sh may).
+fs::path probe_path(const std::string& name, const char* built_with, const std::string& argv0) {
   std::error_code ec;
   fs::path self = fs::read_symlink("/proc/self/exe", ec);
   fs::path p = (ec ? fs::path(".") : self.parent_path()) / name;
+  if (!fs::exists(p, ec) && !argv0.empty()) {
+    fs::path beside_argv0 = fs::path(argv0).parent_path() / name;
+    if (fs::exists(beside_argv0, ec)) return beside_argv0;
+  }
   if (!fs::exists(p, ec))
-    throw error("ak first-ops: the probe program '" + p.string() +
-                "' is missing (it is built and installed with the ak command)");
+    throw error("ak first-ops: the probe program '" + p.string() + "' is missing (it is built " +
+                built_with + ")");
+  return p;
+}
+
+// The programs for a device: on cuda, the ak probe compiled by nvcc and the Thrust/CUB baseline;
+// elsewhere the g++ probe and the std::execution::par baseline (which runs on the CPU).
+struct probe_programs {
+  fs::path ak;
+  fs::path baseline;
+  std::string baseline_name;
+  std::vector<std::string> baseline_args;
+};
+
+probe_programs programs_for(const first_ops_options& o) {
+  const bool cuda = o.device == "cuda" || o.device.rfind("cuda:", 0) == 0;
+  const char* with_cuda = "with the cuda plugin (the cuda preset)";
+  probe_programs p;
+  p.ak = cuda ? probe_path("ak_first_ops_probe_cuda", with_cuda, o.argv0)
+              : probe_path("ak_first_ops_probe", "and installed with the ak command", o.argv0);
+  if (!o.baseline) return p;
+  if (cuda) {
+    p.baseline = probe_path("ak_first_ops_thrust", with_cuda, o.argv0);
+    p.baseline_name = "Thrust/CUB";
+    p.baseline_args = {o.device};
+  } else {
+    p.baseline =
+        probe_path("ak_first_ops_std", "where std::execution::par builds with oneTBB", o.argv0);
+    p.baseline_name = "std::execution::par";
+  }
   return p;
 }
 
@@ -163,14 +196,13 @@ std::string ratio(double a, double b) {
 
 int run_first_ops(const first_ops_options& o) {
   if (o.runs < 1) throw argument_error("ak first-ops: --runs must be at least 1");
-  const fs::path ak_probe = probe_path("ak_first_ops_probe");
-  const fs::path std_probe = o.baseline ? probe_path("ak_first_ops_std") : fs::path();
+  const probe_programs p = programs_for(o);
   std::vector<probe_run> ak_runs, std_runs;
   // Alternating, the baseline first in odd rounds: neither always follows the other.
   for (int i = 0; i < o.runs; ++i) {
-    if (o.baseline && i % 2) std_runs.push_back(run_probe(std_probe, {}));
-    ak_runs.push_back(run_probe(ak_probe, {o.device}));
-    if (o.baseline && !(i % 2)) std_runs.push_back(run_probe(std_probe, {}));
+    if (o.baseline && i % 2) std_runs.push_back(run_probe(p.baseline, p.baseline_args));
+    ak_runs.push_back(run_probe(p.ak, {o.device}));
+    if (o.baseline && !(i % 2)) std_runs.push_back(run_probe(p.baseline, p.baseline_args));
   }
   const probe_run a = medians(ak_runs);
   const std::optional<probe_run> b =
@@ -179,9 +211,11 @@ int run_first_ops(const first_ops_options& o) {
   std::cout << "ak first-ops on " << a.device << ": " << fo::op_names.size()
             << " operations on small arrays (" << fo::n << " floats), each run in a fresh process; "
             << "medians of " << o.runs << " runs\n";
-  if (b) std::cout << "baseline: the same operations with std::execution::par, also fresh processes\n";
+  if (b)
+    std::cout << "baseline: the same operations with " << p.baseline_name
+              << ", also fresh processes\n";
   std::cout << "\n  op              ak first ms   warm ms  first/warm";
-  if (b) std::cout << "   std first ms   warm ms  first/warm   ak/std first";
+  if (b) std::cout << "  base first ms   warm ms  first/warm  ak/base first";
   std::cout << "\n";
   for (std::size_t i = 0; i < a.ops.size(); ++i) {
     const auto& t = a.ops[i];
@@ -198,7 +232,7 @@ int run_first_ops(const first_ops_options& o) {
   }
   std::cout << "\n  total wall from process start to exit: ak " << ms(a.total_s) << " ms";
   if (b)
-    std::cout << ", std::execution::par " << ms(b->total_s) << " ms (ak/std "
+    std::cout << ", " << p.baseline_name << " " << ms(b->total_s) << " ms (ak/baseline "
               << ratio(a.total_s, b->total_s) << ")";
   std::cout << "\n";
 
@@ -207,13 +241,18 @@ int run_first_ops(const first_ops_options& o) {
     j["runs"] = o.runs;
     if (b) {
       j["baseline"] = to_json(*b);
-      j["baseline"]["program"] = "std::execution::par";
+      j["baseline"]["program"] = p.baseline_name;
     }
     const fs::path tmp = o.json + ".tmp";
     {
       std::ofstream f(tmp);
       f << j.dump(2) << "\n";
-      if (!f) throw error("ak first-ops: cannot write '" + tmp.string() + "'");
+      if (!f) {
+        f.close();
+        std::error_code ec;
+        fs::remove(tmp, ec);
+        throw error("ak first-ops: cannot write '" + tmp.string() + "'");
+      }
     }
     fs::rename(tmp, o.json);  // whole or not at all
     std::cout << "wrote " << o.json << "\n";

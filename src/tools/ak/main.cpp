@@ -74,7 +74,10 @@ int main(int argc, char** argv) {
   try {
     if (*info_cmd) return ak::tool::run_info(info);
     if (*demo_cmd) return ak::tool::run_demo(demo);
-    if (*first_cmd) return ak::tool::run_first_ops(first);
+    if (*first_cmd) {
+      first.argv0 = argv[0];
+      return ak::tool::run_first_ops(first);
+    }
     if (*bench_cmd) return ak::tool::run_bench(bench);
   } catch (const ak::error& e) {
     std::cerr << "ak: error: " << e.what() << "\n";

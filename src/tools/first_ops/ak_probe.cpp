@@ -2,17 +2,38 @@
 // first call of each of the eight operations in order, then each again warm; then a check of every
 // result against a plain serial loop, so that no wrong result is ever timed. Prints the device and
 // one `first_op` line per operation (first_ops_protocol.hpp); exit status 1 on a wrong result, 2
-// on an ak error.
+// on an ak error. Compiled by g++ for cpu and sim (ak_first_ops_probe) and, through
+// ak_probe_cuda.cu, by nvcc for cuda devices (ak_first_ops_probe_cuda), where each operation's time
+// includes the wait for its kernels.
 #include <cstdio>
 #include <functional>
 #include <string>
 
 #include "ak/ak.hpp"
+#include "ak/kernel/config.hpp"
 #include "first_ops_protocol.hpp"
+#ifdef __CUDACC__
+#include "ak/backends/cuda/launch.cuh"
+#endif
 
 namespace fo = ak::first_ops;
 
 namespace {
+
+// The predicate of `any` (none of the inputs is above 2): a functor, so that nvcc compiles it for
+// the device without --extended-lambda.
+struct above_two {
+  AK_KERNEL_FN bool operator()(float v) const { return v > 2.0f; }
+};
+
+// Waits for the device's queued work: launches on cuda return before their kernels finish.
+void finish(const ak::device& dev) {
+#ifdef __CUDACC__
+  if (dev.backend() == "cuda") ak::cuda::wait(dev);
+#else
+  (void)dev;
+#endif
+}
 
 int run(const std::string& device_name) {
   using fo::cols, fo::e, fo::n, fo::rows;
@@ -27,14 +48,14 @@ int run(const std::string& device_name) {
   ak::array<float> broadcast, gather, sum_dims, accumulate, sort, broadcast_4d;
   fo::results r;
   const std::array<std::function<void()>, 8> ops = {
-      [&] { broadcast = ak::broadcast(ak::plus{}, x, y); },
-      [&] { gather = ak::take(x, idx); },
+      [&] { broadcast = ak::broadcast(ak::plus{}, x, y), finish(dev); },
+      [&] { gather = ak::take(x, idx), finish(dev); },
       [&] { r.sum = ak::sum(x); },
-      [&] { sum_dims = ak::sum(m, ak::dims{1}); },
-      [&] { accumulate = ak::accumulate(x, ak::plus{}); },
-      [&] { sort = ak::sort(x); },
-      [&] { r.any = ak::any(x, [](float v) { return v > 2.0f; }); },
-      [&] { broadcast_4d = ak::broadcast(ak::plus{}, a4, b4); },
+      [&] { sum_dims = ak::sum(m, ak::dims{1}), finish(dev); },
+      [&] { accumulate = ak::accumulate(x, ak::plus{}), finish(dev); },
+      [&] { sort = ak::sort(x), finish(dev); },
+      [&] { r.any = ak::any(x, above_two{}); },
+      [&] { broadcast_4d = ak::broadcast(ak::plus{}, a4, b4), finish(dev); },
   };
   std::array<fo::op_time, 8> t{};
   for (std::size_t i = 0; i < ops.size(); ++i) t[i].first_s = fo::time_once(ops[i]);
