@@ -25,6 +25,7 @@
 #include "ak/backends/cpu/scratch.hpp"
 #include "bench.hpp"
 #include "commands.hpp"
+#include "median.hpp"
 
 namespace ak::tool {
 
@@ -66,15 +67,6 @@ constexpr double budget_s = 0.25;
 
 double seconds_since(bench_clock::time_point t0) {
   return std::chrono::duration<double>(bench_clock::now() - t0).count();
-}
-
-double median(std::vector<double> v) {
-  if (v.empty()) return std::nan("");
-  const std::size_t h = v.size() / 2;
-  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(h), v.end());
-  if (v.size() % 2 == 1) return v[h];
-  const double hi = v[h];
-  return (*std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(h)) + hi) / 2;
 }
 
 double timed_run(const impl& f) {

@@ -3,7 +3,8 @@
 // (src/tools/first_ops) in a new process and times it from the spawn to its exit; the probe times
 // each operation's first and warm calls itself. With --baseline, the same operations written with
 // the std algorithms and std::execution::par (on cuda devices: with Thrust/CUB) run the same way,
-// alternating with ak's runs so that both see the same noise. Everything reported is a median over the runs.
+// alternating with ak's runs so that both see the same noise. Everything reported is a median over
+// the runs.
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -16,12 +17,14 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <nlohmann/json.hpp>
 
 #include "../first_ops/first_ops_protocol.hpp"
 #include "ak/core/error.hpp"
 #include "commands.hpp"
+#include "median.hpp"
 
 extern char** environ;
 
@@ -148,12 +151,6 @@ probe_run run_probe(const fs::path& exe, const std::vector<std::string>& args) {
   return r;
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t h = v.size() / 2;
-  return v.size() % 2 ? v[h] : (v[h - 1] + v[h]) / 2;
-}
-
 // The medians over runs, per field.
 probe_run medians(const std::vector<probe_run>& runs) {
   probe_run m;
@@ -197,16 +194,16 @@ std::string ratio(double a, double b) {
 int run_first_ops(const first_ops_options& o) {
   if (o.runs < 1) throw argument_error("ak first-ops: --runs must be at least 1");
   const probe_programs p = programs_for(o);
-  std::vector<probe_run> ak_runs, std_runs;
+  std::vector<probe_run> ak_runs, baseline_runs;
   // Alternating, the baseline first in odd rounds: neither always follows the other.
   for (int i = 0; i < o.runs; ++i) {
-    if (o.baseline && i % 2) std_runs.push_back(run_probe(p.baseline, p.baseline_args));
+    if (o.baseline && i % 2) baseline_runs.push_back(run_probe(p.baseline, p.baseline_args));
     ak_runs.push_back(run_probe(p.ak, {o.device}));
-    if (o.baseline && !(i % 2)) std_runs.push_back(run_probe(p.baseline, p.baseline_args));
+    if (o.baseline && !(i % 2)) baseline_runs.push_back(run_probe(p.baseline, p.baseline_args));
   }
   const probe_run a = medians(ak_runs);
   const std::optional<probe_run> b =
-      o.baseline ? std::optional<probe_run>(medians(std_runs)) : std::nullopt;
+      o.baseline ? std::optional<probe_run>(medians(baseline_runs)) : std::nullopt;
 
   std::cout << "ak first-ops on " << a.device << ": " << fo::op_names.size()
             << " operations on small arrays (" << fo::n << " floats), each run in a fresh process; "

@@ -57,9 +57,7 @@ int run(const std::string& device_name) {
       [&] { r.any = ak::any(x, above_two{}); },
       [&] { broadcast_4d = ak::broadcast(ak::plus{}, a4, b4), finish(dev); },
   };
-  std::array<fo::op_time, 8> t{};
-  for (std::size_t i = 0; i < ops.size(); ++i) t[i].first_s = fo::time_once(ops[i]);
-  for (std::size_t i = 0; i < ops.size(); ++i) t[i].warm_s = fo::time_warm(ops[i]);
+  const fo::op_times t = fo::time_ops(ops);
 
   r.broadcast = broadcast.to_vector();
   r.gather = gather.to_vector();
@@ -68,8 +66,7 @@ int run(const std::string& device_name) {
   r.sort = sort.to_vector();
   r.broadcast_4d = broadcast_4d.to_vector();
   if (fo::count_wrong_results("ak_first_ops_probe", in, r)) return 1;
-  std::printf("device %s\n", dev.name().c_str());
-  for (std::size_t i = 0; i < ops.size(); ++i) fo::print_op(fo::op_names[i], t[i]);
+  fo::print_times(dev.name(), t);
   return 0;
 }
 

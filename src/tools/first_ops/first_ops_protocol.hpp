@@ -128,9 +128,24 @@ double time_warm(F&& f) {
   return t[warm_calls / 2];
 }
 
-inline void print_op(std::string_view op, const op_time& t) {
-  std::printf("first_op %.*s %.9f %.9f\n", static_cast<int>(op.size()), op.data(), t.first_s,
-              t.warm_s);
+using op_times = std::array<op_time, op_names.size()>;
+
+// The first call of each operation, in order, then each again warm: what every probe measures.
+template <class Ops>
+op_times time_ops(const Ops& ops) {
+  static_assert(std::tuple_size_v<Ops> == op_names.size(), "one callable per operation");
+  op_times t{};
+  for (std::size_t i = 0; i < ops.size(); ++i) t[i].first_s = time_once(ops[i]);
+  for (std::size_t i = 0; i < ops.size(); ++i) t[i].warm_s = time_warm(ops[i]);
+  return t;
+}
+
+// What a probe prints once its results are checked: the device, then a line per operation.
+inline void print_times(std::string_view device, const op_times& t) {
+  std::printf("device %.*s\n", static_cast<int>(device.size()), device.data());
+  for (std::size_t i = 0; i < t.size(); ++i)
+    std::printf("first_op %.*s %.9f %.9f\n", static_cast<int>(op_names[i].size()),
+                op_names[i].data(), t[i].first_s, t[i].warm_s);
 }
 
 }  // namespace ak::first_ops

@@ -64,13 +64,10 @@ int run() {
                        });
       },
   };
-  std::array<fo::op_time, 8> t{};
-  for (std::size_t i = 0; i < ops.size(); ++i) t[i].first_s = fo::time_once(ops[i]);
-  for (std::size_t i = 0; i < ops.size(); ++i) t[i].warm_s = fo::time_warm(ops[i]);
+  const fo::op_times t = fo::time_ops(ops);
 
   if (fo::count_wrong_results("ak_first_ops_std", in, r)) return 1;
-  std::printf("device cpu\n");
-  for (std::size_t i = 0; i < ops.size(); ++i) fo::print_op(fo::op_names[i], t[i]);
+  fo::print_times("cpu", t);
   return 0;
 }
 

@@ -118,9 +118,7 @@ int run(const std::string& device_name) {
         finish();
       },
   };
-  std::array<fo::op_time, 8> t{};
-  for (std::size_t i = 0; i < ops.size(); ++i) t[i].first_s = fo::time_once(ops[i]);
-  for (std::size_t i = 0; i < ops.size(); ++i) t[i].warm_s = fo::time_warm(ops[i]);
+  const fo::op_times t = fo::time_ops(ops);
 
   r.broadcast = to_host(broadcast);
   r.gather = to_host(gather);
@@ -131,8 +129,7 @@ int run(const std::string& device_name) {
   if (fo::count_wrong_results("ak_first_ops_thrust", in, r)) return 1;
   int dev = 0;
   cudaGetDevice(&dev);
-  std::printf("device cuda:%d\n", dev);
-  for (std::size_t i = 0; i < ops.size(); ++i) fo::print_op(fo::op_names[i], t[i]);
+  fo::print_times("cuda:" + std::to_string(dev), t);
   return 0;
 }
 
