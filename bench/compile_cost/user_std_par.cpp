@@ -13,6 +13,7 @@ int main() {
   std::vector<float> prefix(v.size());
   std::inclusive_scan(std::execution::par, v.begin(), v.end(), prefix.begin());
   std::sort(std::execution::par, v.begin(), v.end());
-  const bool has_big = std::any_of(std::execution::par, v.begin(), v.end(), [](float x) { return x > 499; });
+  const bool has_big =
+      std::any_of(std::execution::par, v.begin(), v.end(), [](float x) { return x > 499; });
   std::printf("%g %g %g %d\n", total, prefix.back(), v.front(), has_big);
 }

@@ -20,6 +20,6 @@ int main() {
   thrust::inclusive_scan(v.begin(), v.end(), prefix.begin());
   thrust::sort(v.begin(), v.end());
   const bool has_big = thrust::any_of(v.begin(), v.end(), above{});
-  std::printf("%g %g %g %d\n", total, static_cast<float>(prefix.back()), static_cast<float>(v.front()),
-              has_big);
+  std::printf("%g %g %g %d\n", total, static_cast<float>(prefix.back()),
+              static_cast<float>(v.front()), has_big);
 }

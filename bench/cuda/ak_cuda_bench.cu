@@ -10,15 +10,15 @@
 // ak is used through its public API only (ak::device("cuda:0"), ak::array, ak::sum, ...). Op and
 // dtype names follow `ak bench`'s. This file holds the harness and the reductions, scans and
 // elementwise ops; ak_cuda_bench_sorts.cu the sorts; bench_cuda.cuh what both use.
-#include <cub/device/device_reduce.cuh>
-#include <cub/device/device_scan.cuh>
-#include <cub/device/device_transform.cuh>
-#include <cuda/std/functional>
 #include <thrust/execution_policy.h>
 #include <thrust/logical.h>
 #include <thrust/reduce.h>
 #include <thrust/scan.h>
 #include <thrust/transform.h>
+#include <cub/device/device_reduce.cuh>
+#include <cub/device/device_scan.cuh>
+#include <cub/device/device_transform.cuh>
+#include <cuda/std/functional>
 
 #include <charconv>
 #include <chrono>
@@ -62,13 +62,15 @@ bench_case reduce_case(const std::string& dtype, i64 n) {
   std::size_t temp_bytes = 0;
   CK(cub::DeviceReduce::Sum(nullptr, temp_bytes, in->get(), out->get(), static_cast<int>(n)));
   auto temp = make_buf<char>(static_cast<i64>(temp_bytes));
-  c.peers.push_back({"cub", {}, [=] {
-                       std::size_t b = temp_bytes;
-                       CK(cub::DeviceReduce::Sum(temp->get(), b, in->get(), out->get(), static_cast<int>(n)));
-                     }});
+  c.peers.push_back(
+      {"cub", {}, [=] {
+         std::size_t b = temp_bytes;
+         CK(cub::DeviceReduce::Sum(temp->get(), b, in->get(), out->get(), static_cast<int>(n)));
+       }});
   thrust_cache cache;
   c.peers.push_back({"thrust", {}, [=]() mutable {
-                       volatile T r = thrust::reduce(thrust::cuda::par(cache), in->get(), in->get() + n, T(0));
+                       volatile T r =
+                           thrust::reduce(thrust::cuda::par(cache), in->get(), in->get() + n, T(0));
                        (void)r;
                      }});
   add_copy(c, in);
@@ -89,20 +91,24 @@ bench_case accumulate_case(const std::string& dtype, i64 n) {
   // ak's out-of-place scan allocates its result (from the device's pool) inside the timed call;
   // the previous result is freed before the clock starts.
   auto ak_out = std::make_shared<std::optional<ak::array<T>>>();
-  c.ak = {"ak", [ak_out] { ak_out->reset(); }, [a, ak_out] { ak_out->emplace(ak::cumsum(a->view())); }};
+  c.ak = {"ak", [ak_out] { ak_out->reset(); },
+          [a, ak_out] { ak_out->emplace(ak::cumsum(a->view())); }};
 
   auto out = make_buf<T>(n);
   std::size_t temp_bytes = 0;
-  CK(cub::DeviceScan::InclusiveSum(nullptr, temp_bytes, in->get(), out->get(), static_cast<int>(n)));
+  CK(cub::DeviceScan::InclusiveSum(nullptr, temp_bytes, in->get(), out->get(),
+                                   static_cast<int>(n)));
   auto temp = make_buf<char>(static_cast<i64>(temp_bytes));
   c.peers.push_back({"cub", {}, [=] {
                        std::size_t b = temp_bytes;
-                       CK(cub::DeviceScan::InclusiveSum(temp->get(), b, in->get(), out->get(), static_cast<int>(n)));
+                       CK(cub::DeviceScan::InclusiveSum(temp->get(), b, in->get(), out->get(),
+                                                        static_cast<int>(n)));
                      }});
   auto tout = make_buf<T>(n);
   thrust_cache cache;
   c.peers.push_back({"thrust", {}, [=]() mutable {
-                       thrust::inclusive_scan(thrust::cuda::par(cache), in->get(), in->get() + n, tout->get());
+                       thrust::inclusive_scan(thrust::cuda::par(cache), in->get(), in->get() + n,
+                                              tout->get());
                      }});
   add_copy(c, in);
   c.verify = [=] {
@@ -110,8 +116,9 @@ bench_case accumulate_case(const std::string& dtype, i64 n) {
     const double rtol = std::is_floating_point_v<T> ? (sizeof(T) == 4 ? 2e-3 : 1e-9) : 0;
     return compare("cumsum", (*ak_out)->data(), out->get(), n, rtol, rtol);
   };
-  c.note = "accumulate: ak::cumsum (out of place, its result allocated in the call); "
-           "cub::DeviceScan::InclusiveSum; thrust::inclusive_scan";
+  c.note =
+      "accumulate: ak::cumsum (out of place, its result allocated in the call); "
+      "cub::DeviceScan::InclusiveSum; thrust::inclusive_scan";
   return c;
 }
 
@@ -131,36 +138,42 @@ bench_case any_all_case(const std::string& dtype, i64 n) {
   // CUB has no any/all: a count of the elements that satisfy the predicate, compared on the host.
   auto count = make_buf<i64>(1);
   std::size_t temp_bytes = 0;
-  CK(cub::DeviceReduce::TransformReduce(nullptr, temp_bytes, in->get(), count->get(), static_cast<int>(n),
-                                        cuda::std::plus<i64>{}, as_count<Pred>{}, i64{0}));
+  CK(cub::DeviceReduce::TransformReduce(nullptr, temp_bytes, in->get(), count->get(),
+                                        static_cast<int>(n), cuda::std::plus<i64>{},
+                                        as_count<Pred>{}, i64{0}));
   auto temp = make_buf<char>(static_cast<i64>(temp_bytes));
   auto cub_result = std::make_shared<bool>();
   c.peers.push_back({"cub", {}, [=] {
                        std::size_t b = temp_bytes;
-                       CK(cub::DeviceReduce::TransformReduce(temp->get(), b, in->get(), count->get(),
-                                                             static_cast<int>(n), cuda::std::plus<i64>{},
-                                                             as_count<Pred>{}, i64{0}));
+                       CK(cub::DeviceReduce::TransformReduce(
+                           temp->get(), b, in->get(), count->get(), static_cast<int>(n),
+                           cuda::std::plus<i64>{}, as_count<Pred>{}, i64{0}));
                        const i64 k = to_host(count->get());
                        *cub_result = Any ? k > 0 : k == n;
                      }});
   thrust_cache cache;
-  c.peers.push_back({"thrust", {}, [=]() mutable {
-                       volatile bool r = Any ? thrust::any_of(thrust::cuda::par(cache), in->get(), in->get() + n, Pred{})
-                                             : thrust::all_of(thrust::cuda::par(cache), in->get(), in->get() + n, Pred{});
-                       (void)r;
-                     }});
+  c.peers.push_back(
+      {"thrust", {}, [=]() mutable {
+         volatile bool r =
+             Any ? thrust::any_of(thrust::cuda::par(cache), in->get(), in->get() + n, Pred{})
+                 : thrust::all_of(thrust::cuda::par(cache), in->get(), in->get() + n, Pred{});
+         (void)r;
+       }});
   add_copy(c, in);
   c.verify = [=] {
     const bool expected = !Any;  // the predicates are never (any) or always (all) true here
     if (*ak_result != expected || *cub_result != expected)
-      return std::string(Any ? "any" : "all") + ": ak " + (*ak_result ? "true" : "false") + ", cub " +
-             (*cub_result ? "true" : "false") + ", expected " + (expected ? "true" : "false");
+      return std::string(Any ? "any" : "all") + ": ak " + (*ak_result ? "true" : "false") +
+             ", cub " + (*cub_result ? "true" : "false") + ", expected " +
+             (expected ? "true" : "false");
     return std::string();
   };
-  c.note = Any ? "any: ak::any(v, x > 10), never true (a full pass); cub::DeviceReduce::TransformReduce "
-                 "(a count); thrust::any_of"
-               : "all: ak::all(v, x < 10), always true (a full pass); cub::DeviceReduce::TransformReduce "
-                 "(a count); thrust::all_of";
+  c.note =
+      Any ? "any: ak::any(v, x > 10), never true (a full pass); cub::DeviceReduce::TransformReduce "
+            "(a count); thrust::any_of"
+          : "all: ak::all(v, x < 10), always true (a full pass); "
+            "cub::DeviceReduce::TransformReduce "
+            "(a count); thrust::all_of";
   return c;
 }
 
@@ -175,14 +188,14 @@ bench_case map_case(const std::string& dtype, i64 n) {
 
   auto out = make_buf<T>(n);
   c.peers.push_back({"cub", {}, [=] {
-                       CK(cub::DeviceTransform::Transform(in->get(), out->get(), static_cast<int>(n),
-                                                          twice_plus_one{}));
+                       CK(cub::DeviceTransform::Transform(in->get(), out->get(),
+                                                          static_cast<int>(n), twice_plus_one{}));
                      }});
   auto tout = make_buf<T>(n);
   thrust_cache cache;
   c.peers.push_back({"thrust", {}, [=]() mutable {
-                       thrust::transform(thrust::cuda::par(cache), in->get(), in->get() + n, tout->get(),
-                                         twice_plus_one{});
+                       thrust::transform(thrust::cuda::par(cache), in->get(), in->get() + n,
+                                         tout->get(), twice_plus_one{});
                      }});
   add_copy(c, in);
   // 2x is exact, so 2x + 1 has one rounding with or without a fused multiply-add: exact match.
@@ -190,7 +203,6 @@ bench_case map_case(const std::string& dtype, i64 n) {
   c.note = "map: ak::map_into(out, 2x + 1, in); cub::DeviceTransform::Transform; thrust::transform";
   return c;
 }
-
 
 // Every (op, dtype) of the program, in `ak bench`'s order.
 std::vector<op_entry> all_ops() {
@@ -254,7 +266,7 @@ struct impl_result {
 struct options {
   std::vector<std::string> ops, dtypes;
   std::vector<i64> ns{i64{1} << 16, i64{1} << 20, i64{1} << 24, i64{1} << 28};
-  int reps = 0;  // 0: 15, or 7 from 2^26 elements on
+  int reps = 0;           // 0: 15, or 7 from 2^26 elements on
   double max_case_s = 6;  // bounds the default run (the GPU check gives it 240 s) if an op is slow
   std::string json;
 };
@@ -286,7 +298,8 @@ i64 parse_count(const std::string& s) {
 const char* usage =
     "usage: ak_cuda_bench [--ops LIST] [--dtypes LIST] [--n LIST] [--reps N] [--max-case-s S]\n"
     "                     [--json FILE]\n"
-    "  --ops      reduce,any,all,map,accumulate,sort,sort_custom,sortperm,sort_by_key (default all)\n"
+    "  --ops      reduce,any,all,map,accumulate,sort,sort_custom,sortperm,sort_by_key (default "
+    "all)\n"
     "  --dtypes   keep only these dtypes of each op (reduce: float32,float64,int64; accumulate:\n"
     "             float32,int64; sort: uint32,uint64,float64; sort_custom: uint64; sortperm:\n"
     "             float32; sort_by_key: uint32; any, all, map: float32)\n"
@@ -319,7 +332,8 @@ options parse(int argc, char** argv) {
       o.ns.clear();
       for (const auto& s : split(value)) {
         const i64 n = parse_count(s);
-        if (n < 1 || n > (i64{1} << 30)) throw std::invalid_argument("--n: " + s + " is outside 1..2^30");
+        if (n < 1 || n > (i64{1} << 30))
+          throw std::invalid_argument("--n: " + s + " is outside 1..2^30");
         o.ns.push_back(n);
       }
     } else if (arg == "--reps") {
@@ -357,10 +371,12 @@ void print_header() {
   std::cout << std::left << std::setw(12) << "op" << std::setw(8) << "dtype" << std::setw(7) << "n"
             << std::right << std::setw(11) << "ak ms" << std::setw(11) << "cub ms" << std::setw(8)
             << "cub/ak" << std::setw(11) << "thrust ms" << std::setw(8) << "thr/ak" << std::setw(10)
-            << "copy ms" << std::setw(8) << "%copy" << std::setw(6) << "runs" << "\n";
+            << "copy ms" << std::setw(8) << "%copy" << std::setw(6) << "runs"
+            << "\n";
 }
 
-void print_row(const bench_case& c, const impl_result& ak_r, const std::vector<impl_result>& peers) {
+void print_row(const bench_case& c, const impl_result& ak_r,
+               const std::vector<impl_result>& peers) {
   const double ak_t = median(ak_r.times);
   std::cout << std::left << std::setw(12) << c.op << std::setw(8) << c.dtype << std::setw(7)
             << n_text(c.n) << std::right << std::setw(11) << fixed(ak_t * 1e3, 4);
@@ -425,8 +441,9 @@ int main(int argc, char** argv) {
   const cudaError_t e = cudaGetDeviceCount(&count);
   if (e != cudaSuccess || count == 0) {
     std::cout << "ak_cuda_bench: "
-              << (e != cudaSuccess ? std::string(cudaGetErrorName(e)) + " (" + cudaGetErrorString(e) + ")"
-                                   : std::string("no devices"))
+              << (e != cudaSuccess
+                      ? std::string(cudaGetErrorName(e)) + " (" + cudaGetErrorString(e) + ")"
+                      : std::string("no devices"))
               << "\nno CUDA device: benchmark skipped" << std::endl;
     return 0;
   }
@@ -461,8 +478,9 @@ int main(int argc, char** argv) {
       CK(cudaMemGetInfo(&free_bytes, &total_bytes));
       const double need = entry.bytes_per_element * double(n) + (256 << 20);
       if (need > double(free_bytes)) {
-        std::cout << std::left << std::setw(12) << entry.op << std::setw(8) << entry.dtype << std::setw(7)
-                  << n_text(n) << "  skipped: needs about " << fixed(need / (1 << 30), 1) << " GiB, "
+        std::cout << std::left << std::setw(12) << entry.op << std::setw(8) << entry.dtype
+                  << std::setw(7) << n_text(n) << "  skipped: needs about "
+                  << fixed(need / (1 << 30), 1) << " GiB, "
                   << fixed(double(free_bytes) / (1 << 30), 1) << " GiB free" << std::endl;
         continue;
       }
@@ -474,7 +492,8 @@ int main(int argc, char** argv) {
         double warm = tm.time(c.ak);
         for (const auto& p : c.peers) warm += tm.time(p);
         if (const std::string diff = c.verify(); !diff.empty()) {
-          std::cout << "FAIL " << c.op << " " << c.dtype << " n=" << n_text(n) << ": " << diff << std::endl;
+          std::cout << "FAIL " << c.op << " " << c.dtype << " n=" << n_text(n) << ": " << diff
+                    << std::endl;
           failed = true;
         }
         impl_result ak_r{"ak"};
@@ -490,27 +509,36 @@ int main(int argc, char** argv) {
             peer_r[k].times.push_back(t);
             peer_r[k].ratios.push_back(t / t_ak);
           }
-          const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+          const double spent =
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
           // At least 3 runs, unless one round alone takes longer than the case's budget.
           const int at_least = warm > opt.max_case_s ? 1 : 3;
           if (r + 1 >= at_least && spent > opt.max_case_s) break;
         }
         print_row(c, ak_r, peer_r);
-        rows.push_back({{"op", c.op}, {"dtype", c.dtype}, {"n", n}, {"impl", "ak"},
-                        {"median_s", median(ak_r.times)}, {"runs", ak_r.times.size()}});
+        rows.push_back({{"op", c.op},
+                        {"dtype", c.dtype},
+                        {"n", n},
+                        {"impl", "ak"},
+                        {"median_s", median(ak_r.times)},
+                        {"runs", ak_r.times.size()}});
         for (const auto& p : peer_r)
-          rows.push_back({{"op", c.op}, {"dtype", c.dtype}, {"n", n}, {"impl", p.name},
-                          {"median_s", median(p.times)}, {"runs", p.times.size()},
+          rows.push_back({{"op", c.op},
+                          {"dtype", c.dtype},
+                          {"n", n},
+                          {"impl", p.name},
+                          {"median_s", median(p.times)},
+                          {"runs", p.times.size()},
                           {"ratio_to_ak", median(p.ratios)}});
       } catch (const std::exception& x) {
-        std::cout << "FAIL " << entry.op << " " << entry.dtype << " n=" << n_text(n) << ": " << x.what()
-                  << std::endl;
+        std::cout << "FAIL " << entry.op << " " << entry.dtype << " n=" << n_text(n) << ": "
+                  << x.what() << std::endl;
         failed = true;
         // A sticky CUDA error (an illegal address, a trap) leaves the context unusable.
         const cudaError_t s = cudaDeviceSynchronize();
         if (s != cudaSuccess) {
-          std::cout << "FAIL: the CUDA context is broken (" << cudaGetErrorName(s)
-                    << "); stopping" << std::endl;
+          std::cout << "FAIL: the CUDA context is broken (" << cudaGetErrorName(s) << "); stopping"
+                    << std::endl;
           broken = true;
         }
       }

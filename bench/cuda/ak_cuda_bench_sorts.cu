@@ -1,10 +1,10 @@
 // ak_cuda_bench's sorts: radix sort of keys, pairs, sortperm, and merge sort with a custom
 // comparator, against CUB's and Thrust's.
-#include <cub/device/device_merge_sort.cuh>
-#include <cub/device/device_radix_sort.cuh>
 #include <thrust/execution_policy.h>
 #include <thrust/sequence.h>
 #include <thrust/sort.h>
+#include <cub/device/device_merge_sort.cuh>
+#include <cub/device/device_radix_sort.cuh>
 
 #include "bench_cuda.cuh"
 
@@ -48,7 +48,8 @@ bench_case sort_case(const std::string& dtype, i64 n) {
                        thrust::sort(thrust::cuda::par(cache), t->get(), t->get() + n);
                      }});
   c.verify = [=] { return compare("sorted keys", a->data(), db->Current(), n); };
-  c.note = "sort: ak::sort_inplace (radix); cub::DeviceRadixSort::SortKeys (DoubleBuffer); thrust::sort";
+  c.note =
+      "sort: ak::sort_inplace (radix); cub::DeviceRadixSort::SortKeys (DoubleBuffer); thrust::sort";
   return c;
 }
 
@@ -63,7 +64,12 @@ bench_case sort_by_key_case(const std::string& dtype, i64 n) {
   auto ak_k = ak_copy_of(*pk);
   auto ak_v = ak_copy_of(*pv);
   auto rk = restore(ak_k->data(), pk), rv = restore(ak_v->data(), pv);
-  c.ak = {"ak", [=] { rk(); rv(); }, [=] { ak::sort_by_key(ak_k->view(), ak_v->view()); }};
+  c.ak = {"ak",
+          [=] {
+            rk();
+            rv();
+          },
+          [=] { ak::sort_by_key(ak_k->view(), ak_v->view()); }};
 
   // CUB's in-place form: DoubleBuffers for keys and values (see sort_case).
   auto k0 = make_buf<K>(n), k1 = make_buf<K>(n);
@@ -75,31 +81,39 @@ bench_case sort_by_key_case(const std::string& dtype, i64 n) {
   auto temp = make_buf<char>(static_cast<i64>(temp_bytes));
   auto rk0 = restore(k0->get(), pk);
   auto rv0 = restore(v0->get(), pv);
-  c.peers.push_back({"cub",
-                     [=] {
-                       rk0();
-                       rv0();
-                       *dk = cub::DoubleBuffer<K>(k0->get(), k1->get());
-                       *dv = cub::DoubleBuffer<V>(v0->get(), v1->get());
-                     },
-                     [=] {
-                       std::size_t b = temp_bytes;
-                       CK(cub::DeviceRadixSort::SortPairs(temp->get(), b, *dk, *dv, static_cast<int>(n)));
-                     }});
+  c.peers.push_back(
+      {"cub",
+       [=] {
+         rk0();
+         rv0();
+         *dk = cub::DoubleBuffer<K>(k0->get(), k1->get());
+         *dv = cub::DoubleBuffer<V>(v0->get(), v1->get());
+       },
+       [=] {
+         std::size_t b = temp_bytes;
+         CK(cub::DeviceRadixSort::SortPairs(temp->get(), b, *dk, *dv, static_cast<int>(n)));
+       }});
   auto tk = make_buf<K>(n);
   auto tv = make_buf<V>(n);
   auto rtk = restore(tk->get(), pk), rtv = restore(tv->get(), pv);
   thrust_cache cache;
-  c.peers.push_back({"thrust", [=] { rtk(); rtv(); }, [=]() mutable {
-                       thrust::sort_by_key(thrust::cuda::par(cache), tk->get(), tk->get() + n, tv->get());
+  c.peers.push_back({"thrust",
+                     [=] {
+                       rtk();
+                       rtv();
+                     },
+                     [=]() mutable {
+                       thrust::sort_by_key(thrust::cuda::par(cache), tk->get(), tk->get() + n,
+                                           tv->get());
                      }});
   c.verify = [=] {
     // Both sorts are stable, so even the values of equal keys must agree.
     std::string e = compare("keys", ak_k->data(), dk->Current(), n);
     return e.empty() ? compare("values", ak_v->data(), dv->Current(), n) : e;
   };
-  c.note = "sort_by_key: ak::sort_by_key (radix); cub::DeviceRadixSort::SortPairs (DoubleBuffers); "
-           "thrust::sort_by_key";
+  c.note =
+      "sort_by_key: ak::sort_by_key (radix); cub::DeviceRadixSort::SortPairs (DoubleBuffers); "
+      "thrust::sort_by_key";
   return c;
 }
 
@@ -126,20 +140,23 @@ bench_case sortperm_case(const std::string& dtype, i64 n) {
                        CK(cudaGetLastError());
                        std::size_t b = temp_bytes;
                        CK(cub::DeviceRadixSort::SortPairs(temp->get(), b, keys->get(), kout->get(),
-                                                          iota->get(), vout->get(), static_cast<int>(n)));
+                                                          iota->get(), vout->get(),
+                                                          static_cast<int>(n)));
                      }});
   auto tk = make_buf<T>(n);
   auto tv = make_buf<i64>(n);
   thrust_cache cache;
-  c.peers.push_back({"thrust", {}, [=]() mutable {
-                       auto pol = thrust::cuda::par(cache);
-                       CK(cudaMemcpyAsync(tk->get(), keys->get(), keys->bytes(), cudaMemcpyDeviceToDevice, 0));
-                       thrust::sequence(pol, tv->get(), tv->get() + n);
-                       thrust::stable_sort_by_key(pol, tk->get(), tk->get() + n, tv->get());
-                     }});
+  c.peers.push_back(
+      {"thrust", {}, [=]() mutable {
+         auto pol = thrust::cuda::par(cache);
+         CK(cudaMemcpyAsync(tk->get(), keys->get(), keys->bytes(), cudaMemcpyDeviceToDevice, 0));
+         thrust::sequence(pol, tv->get(), tv->get() + n);
+         thrust::stable_sort_by_key(pol, tk->get(), tk->get() + n, tv->get());
+       }});
   c.verify = [=] { return compare("permutation", (*perm)->data(), vout->get(), n); };
-  c.note = "sortperm: ak::sortperm (radix); iota + cub::DeviceRadixSort::SortPairs(keys, int64 "
-           "indices); copy + thrust::sequence + thrust::stable_sort_by_key";
+  c.note =
+      "sortperm: ak::sortperm (radix); iota + cub::DeviceRadixSort::SortPairs(keys, int64 "
+      "indices); copy + thrust::sequence + thrust::stable_sort_by_key";
   return c;
 }
 
@@ -156,21 +173,24 @@ bench_case sort_custom_case(const std::string& dtype, i64 n) {
 
   auto k = make_buf<T>(n);
   std::size_t temp_bytes = 0;
-  CK(cub::DeviceMergeSort::SortKeys(nullptr, temp_bytes, k->get(), static_cast<int>(n), greater_u64{}));
+  CK(cub::DeviceMergeSort::SortKeys(nullptr, temp_bytes, k->get(), static_cast<int>(n),
+                                    greater_u64{}));
   auto temp = make_buf<char>(static_cast<i64>(temp_bytes));
   c.peers.push_back({"cub", restore(k->get(), pristine), [=] {
                        std::size_t b = temp_bytes;
-                       CK(cub::DeviceMergeSort::SortKeys(temp->get(), b, k->get(), static_cast<int>(n),
-                                                         greater_u64{}));
+                       CK(cub::DeviceMergeSort::SortKeys(temp->get(), b, k->get(),
+                                                         static_cast<int>(n), greater_u64{}));
                      }});
   auto t = make_buf<T>(n);
   thrust_cache cache;
   c.peers.push_back({"thrust", restore(t->get(), pristine), [=]() mutable {
-                       thrust::sort(thrust::cuda::par(cache), t->get(), t->get() + n, greater_u64{});
+                       thrust::sort(thrust::cuda::par(cache), t->get(), t->get() + n,
+                                    greater_u64{});
                      }});
   c.verify = [=] { return compare("sorted keys", a->data(), k->get(), n); };
-  c.note = "sort_custom: descending uint64 through a custom comparator: ak::sort_inplace "
-           "{.lt, .alg = merge_sort}; cub::DeviceMergeSort::SortKeys; thrust::sort";
+  c.note =
+      "sort_custom: descending uint64 through a custom comparator: ak::sort_inplace "
+      "{.lt, .alg = merge_sort}; cub::DeviceMergeSort::SortKeys; thrust::sort";
   return c;
 }
 

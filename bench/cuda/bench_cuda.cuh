@@ -122,9 +122,11 @@ __device__ T random_value(std::uint64_t r, fill_kind kind) {
   if constexpr (std::is_floating_point_v<T>) {
     if (kind == fill_kind::small) return static_cast<T>(static_cast<double>(r >> 40) * 0x1p-24);
     if constexpr (sizeof(T) == 4)
-      return static_cast<T>(static_cast<double>(static_cast<i64>(r >> 40) - (i64{1} << 23)) * 0x1p-23);
+      return static_cast<T>(static_cast<double>(static_cast<i64>(r >> 40) - (i64{1} << 23)) *
+                            0x1p-23);
     else
-      return static_cast<T>(static_cast<double>(static_cast<i64>(r >> 11) - (i64{1} << 52)) * 0x1p-33);
+      return static_cast<T>(static_cast<double>(static_cast<i64>(r >> 11) - (i64{1} << 52)) *
+                            0x1p-33);
   } else {
     if (kind == fill_kind::small) return static_cast<T>(static_cast<i64>(r % 201) - 100);
     return static_cast<T>(r);
@@ -158,7 +160,8 @@ void fill(T* p, i64 n, std::uint64_t seed, fill_kind kind) {
 template <class T>
 __global__ void diff_kernel(const T* a, const T* b, i64 n, double rtol, double atol,
                             unsigned long long* count, unsigned long long* first) {
-  for (i64 i = blockIdx.x * i64{blockDim.x} + threadIdx.x; i < n; i += i64{gridDim.x} * blockDim.x) {
+  for (i64 i = blockIdx.x * i64{blockDim.x} + threadIdx.x; i < n;
+       i += i64{gridDim.x} * blockDim.x) {
     bool bad;
     if constexpr (std::is_floating_point_v<T>) {
       const double x = a[i], y = b[i];
@@ -184,8 +187,10 @@ template <class T>
 std::string show(T x) {
   std::ostringstream s;
   if constexpr (std::is_floating_point_v<T>) s << std::setprecision(17);
-  if constexpr (sizeof(T) == 1) s << static_cast<int>(x);
-  else s << x;
+  if constexpr (sizeof(T) == 1)
+    s << static_cast<int>(x);
+  else
+    s << x;
   return s.str();
 }
 
@@ -221,7 +226,7 @@ std::string compare_scalar(const char* what, T ak_value, T ref, double rtol = 0)
 // ---- cases ----------------------------------------------------------------------------------
 
 struct impl {
-  std::string name;              // "ak", "cub", "thrust", "copy"
+  std::string name;               // "ak", "cub", "thrust", "copy"
   std::function<void()> prepare;  // untimed, before every run (restores inputs); may be empty
   std::function<void()> run;      // timed, with a device synchronisation after it
 };
@@ -255,9 +260,10 @@ template <class T>
 void add_copy(bench_case& c, std::shared_ptr<dbuf<T>> in) {
   auto out = make_buf<T>(in->size());
   c.copy_bytes = 2.0 * double(in->bytes());
-  c.peers.push_back({"copy", {}, [in, out] {
-                       CK(cudaMemcpyAsync(out->get(), in->get(), in->bytes(), cudaMemcpyDeviceToDevice, 0));
-                     }});
+  c.peers.push_back(
+      {"copy", {}, [in, out] {
+         CK(cudaMemcpyAsync(out->get(), in->get(), in->bytes(), cudaMemcpyDeviceToDevice, 0));
+       }});
 }
 
 // Restores a working buffer from the pristine input (untimed) before each run of an in-place op.
@@ -267,7 +273,6 @@ std::function<void()> restore(T* dst, std::shared_ptr<dbuf<T>> pristine) {
     CK(cudaMemcpy(dst, pristine->get(), pristine->bytes(), cudaMemcpyDeviceToDevice));
   };
 }
-
 
 // One (op, dtype) of the program, with the device bytes a case needs at most per element
 // (inputs, outputs, peers' buffers, ak's scratch; a generous estimate).

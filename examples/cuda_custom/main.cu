@@ -51,18 +51,19 @@ int main() {
   std::vector<particle> want = host;
   std::stable_sort(want.begin(), want.end(), by_energy_desc{});
   const std::vector<particle> got = p.to_vector();
-  bool ok = std::equal(got.begin(), got.end(), want.begin(), [](const particle& a, const particle& b) {
-    return a.energy == b.energy && a.id == b.id;
-  });
+  bool ok = std::equal(
+      got.begin(), got.end(), want.begin(),
+      [](const particle& a, const particle& b) { return a.energy == b.energy && a.id == b.id; });
 
-  const particle total = ak::reduce(p, total_and_last{},
-                                    ak::reduce_options<particle>{.neutral = particle{0.0f, -1}});
+  const particle total =
+      ak::reduce(p, total_and_last{}, ak::reduce_options<particle>{.neutral = particle{0.0f, -1}});
   double sum = 0;
   for (const auto& x : host) sum += x.energy;
   ok = ok && total.energy == static_cast<float>(sum) && total.id == n - 1;
 
   ak::array<float> e(ak::shape{n}, gpu);
-  ak::map_into(e, [] __host__ __device__(const particle& x) { return x.energy * 0.5f; }, p);
+  ak::map_into(
+      e, [] __host__ __device__(const particle& x) { return x.energy * 0.5f; }, p);
   const std::vector<float> halves = e.to_vector();
   for (int i = 0; i < n && ok; ++i) ok = halves[i] == want[i].energy * 0.5f;
 

@@ -16,10 +16,11 @@ device algorithm_device(std::string_view function, std::string_view argument,
   // The backends with algorithms: cpu (native), sim and cuda (portable kernels; see
   // ak/gpu/launch.hpp). Another plugin's devices hold data, not algorithms.
   if (dev.backend() != "cpu" && dev.backend() != "sim" && dev.backend() != "cuda")
-    throw capability_error(std::string(function) + ": argument '" + std::string(argument) +
-                           "' is on device '" + dev.name() + "', and backend '" + dev.backend() +
-                           "' has no algorithms in this version of ak (cpu, sim and cuda have); copy "
-                           "the data to host memory first");
+    throw capability_error(
+        std::string(function) + ": argument '" + std::string(argument) + "' is on device '" +
+        dev.name() + "', and backend '" + dev.backend() +
+        "' has no algorithms in this version of ak (cpu, sim and cuda have); copy "
+        "the data to host memory first");
   return dev;
 }
 
@@ -44,8 +45,8 @@ void throw_gpu_needs_neutral(std::string_view function, const device& dev) {
 }
 
 void throw_gpu_unsupported(std::string_view function, const device& dev, std::string_view what) {
-  throw capability_error(std::string(function) + ": on device '" + dev.name() + "': " +
-                         std::string(what));
+  throw capability_error(std::string(function) + ": on device '" + dev.name() +
+                         "': " + std::string(what));
 }
 
 void throw_no_float64(std::string_view function, const device& dev) {
@@ -94,10 +95,9 @@ void throw_rank(std::string_view function, std::string_view argument, std::strin
   throw argument_error(function, argument, expected, "rank " + std::to_string(rank));
 }
 
-void throw_index_out_of_range(std::string_view function, std::int64_t position,
-                              std::int64_t index, std::int64_t size) {
-  throw argument_error(function, "indices",
-                       "every index in [0, " + std::to_string(size) + ")",
+void throw_index_out_of_range(std::string_view function, std::int64_t position, std::int64_t index,
+                              std::int64_t size) {
+  throw argument_error(function, "indices", "every index in [0, " + std::to_string(size) + ")",
                        std::to_string(index) + " at position " + std::to_string(position));
 }
 

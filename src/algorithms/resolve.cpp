@@ -106,29 +106,28 @@ resolved_sort resolve(const sort_alg& alg, const device& dev, dtype t, const sor
         "sample_sort is not stable on " + dev.name() +
         " and the call asks for a stable sort; use ak::merge_sort, ak::radix_sort or pass "
         ".stable = false");
-  sort_tuning call =
-      std::visit(overloaded{[](const auto_alg&) { return sort_tuning{}; },
-                            [](const radix_sort& a) {
-                              return sort_tuning{.algorithm = sort_algorithm::radix,
-                                                 .radix_digit_bits = a.radix_digit_bits,
-                                                 .block_size = a.block_size,
-                                                 .cpu_grain = a.cpu_grain,
-                                                 .radix_items_per_thread =
-                                                     a.radix_items_per_thread};
-                            },
-                            [](const merge_sort& a) {
-                              return sort_tuning{.algorithm = sort_algorithm::merge,
-                                                 .block_size = a.block_size,
-                                                 .merge_tile_size = a.merge_tile_size,
-                                                 .cpu_grain = a.cpu_grain};
-                            },
-                            [](const sample_sort& a) {
-                              return sort_tuning{.algorithm = sort_algorithm::sample,
-                                                 .block_size = a.block_size,
-                                                 .sample_oversampling = a.sample_oversampling,
-                                                 .cpu_grain = a.cpu_grain};
-                            }},
-                 alg);
+  sort_tuning call = std::visit(
+      overloaded{[](const auto_alg&) { return sort_tuning{}; },
+                 [](const radix_sort& a) {
+                   return sort_tuning{.algorithm = sort_algorithm::radix,
+                                      .radix_digit_bits = a.radix_digit_bits,
+                                      .block_size = a.block_size,
+                                      .cpu_grain = a.cpu_grain,
+                                      .radix_items_per_thread = a.radix_items_per_thread};
+                 },
+                 [](const merge_sort& a) {
+                   return sort_tuning{.algorithm = sort_algorithm::merge,
+                                      .block_size = a.block_size,
+                                      .merge_tile_size = a.merge_tile_size,
+                                      .cpu_grain = a.cpu_grain};
+                 },
+                 [](const sample_sort& a) {
+                   return sort_tuning{.algorithm = sort_algorithm::sample,
+                                      .block_size = a.block_size,
+                                      .sample_oversampling = a.sample_oversampling,
+                                      .cpu_grain = a.cpu_grain};
+                 }},
+      alg);
   resolved_sort r{sort_algorithm::not_set, checked_lookup(sort_hook{}, dev, t, call, alg)};
   r.algorithm = r.tuning.algorithm;
   // Step 2: auto keeps the tuning's choice unless the call's facts rule it out. Then the cpu
@@ -136,8 +135,10 @@ resolved_sort resolve(const sort_alg& alg, const device& dev, dtype t, const sor
   // backends take merge sort, which honours every comparator and is stable.
   if (std::holds_alternative<auto_alg>(alg) &&
       ((r.algorithm == sort_algorithm::radix && facts.custom_order) ||
-       (r.algorithm == sort_algorithm::sample && (facts.stable || gpu_style) && !stable_sample_sort)))
-    r.algorithm = r.tuning.algorithm = stable_sample_sort ? sort_algorithm::sample : sort_algorithm::merge;
+       (r.algorithm == sort_algorithm::sample && (facts.stable || gpu_style) &&
+        !stable_sample_sort)))
+    r.algorithm = r.tuning.algorithm =
+        stable_sample_sort ? sort_algorithm::sample : sort_algorithm::merge;
   // Step 4.
   check_group_shape(name_of(r.algorithm), r.tuning.block_size, 0, dev);
   const device_info& i = dev.info();

@@ -349,7 +349,8 @@ void register_builtin_backend(std::string_view name, ak_backend_entry_v1_fn entr
 }
 
 void* device_record::native_queue() const noexcept {
-  return backend->api.native_queue ? backend->api.native_queue(backend->api.state, ordinal) : nullptr;
+  return backend->api.native_queue ? backend->api.native_queue(backend->api.state, ordinal)
+                                   : nullptr;
 }
 
 void* device_record::allocate(std::size_t bytes, std::size_t alignment) const {
@@ -361,9 +362,10 @@ void* device_record::allocate(std::size_t bytes, std::size_t alignment) const {
     void* p = r->allocate(bytes, alignment, queue);
     if (!p || reinterpret_cast<std::uintptr_t>(p) % alignment != 0) {
       if (p) r->deallocate(p, bytes, alignment, queue);
-      fail("device '" + info.name + "': its memory resource returned " +
-           (p ? "memory not aligned to " + std::to_string(alignment) + " bytes" : "a null pointer") +
-           " for " + std::to_string(bytes) + " bytes");
+      fail(
+          "device '" + info.name + "': its memory resource returned " +
+          (p ? "memory not aligned to " + std::to_string(alignment) + " bytes" : "a null pointer") +
+          " for " + std::to_string(bytes) + " bytes");
     }
     try {
       std::lock_guard lock(resource_mutex);

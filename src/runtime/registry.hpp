@@ -136,7 +136,8 @@ std::vector<tuning_entry> parse_cache_tuning(std::string_view json_text, const s
 void add_backend_tunings(const std::string& backend, std::vector<tuning_entry> defaults,
                          const std::vector<const device_record*>& new_devices);
 
-// ---- AK_LOG (log.cpp) ----------------------------------------------------------------------------
+// ---- AK_LOG (log.cpp)
+// ----------------------------------------------------------------------------
 
 enum class log_topic : unsigned { tuning = 0 };
 // Whether AK_LOG turns a topic on (read on first use; cheap: one atomic load after that).

@@ -246,12 +246,11 @@ void log_lookup(std::uint32_t hook, std::string_view type_name, std::uint32_t fi
   explain_tuning(hook, type_name, field_count, dev, t, call, out, origins.data());
   const hook_schema& h = hook_schemas()[hook];
   std::string line = "ak tuning: hook " + std::string(h.name) + ", device " + dev.name() +
-                     " (class " + dev.info().device_class + "), dtype " +
-                     std::string(name_of(t)) + ":";
+                     " (class " + dev.info().device_class + "), dtype " + std::string(name_of(t)) +
+                     ":";
   for (std::uint32_t f = 0; f < field_count; ++f) {
     line += (f ? "; " : " ") + std::string(h.fields[f].name) + "=" +
-            field_value_text(h.fields[f], out[f]) + " (" +
-            std::string(name_of(origins[f].source));
+            field_value_text(h.fields[f], out[f]) + " (" + std::string(name_of(origins[f].source));
     if (origins[f].source != tuning_source::generic && origins[f].source != tuning_source::call)
       line += ": " + origins[f].detail;
     line += ")";

@@ -8,8 +8,8 @@ namespace {
 
 // The nested-loop reference: a scan along `dim` of v, row-major.
 template <class R, class T, class Op>
-buf<R> scan_reference(const ak::view<const T>& dv, std::size_t dim, const Op& op, std::optional<R> init,
-                      bool inclusive) {
+buf<R> scan_reference(const ak::view<const T>& dv, std::size_t dim, const Op& op,
+                      std::optional<R> init, bool inclusive) {
   host_copy<T> keep;
   const ak::view<const T> v = readable(dv, keep);  // a host reading of a device view
   buf<R> out(v.size());
@@ -43,10 +43,13 @@ template <class T, class Op>
 buf<T> std_scan(const buf<T>& in, const Op& op, std::optional<T> init, bool inclusive) {
   buf<T> out(in.size());
   if (inclusive) {
-    if (init) std::inclusive_scan(in.begin(), in.end(), out.begin(), op, *init);
-    else std::inclusive_scan(in.begin(), in.end(), out.begin(), op);
+    if (init)
+      std::inclusive_scan(in.begin(), in.end(), out.begin(), op, *init);
+    else
+      std::inclusive_scan(in.begin(), in.end(), out.begin(), op);
   } else {
-    std::exclusive_scan(in.begin(), in.end(), out.begin(), init ? *init : *ak::neutral_element<T, Op>(), op);
+    std::exclusive_scan(in.begin(), in.end(), out.begin(),
+                        init ? *init : *ak::neutral_element<T, Op>(), op);
   }
   return out;
 }
@@ -67,9 +70,12 @@ void check_1d(const buf<T>& data, const Op& op, rng& r, values v) {
   for (bool inclusive : {true, false})
     for (bool with_init : {false, true}) {
       if (!every_variant && with_init == inclusive) continue;
-      SCOPED_TRACE(std::string(inclusive ? "inclusive" : "exclusive") + (with_init ? " with init" : ""));
-      const std::optional<T> init = with_init ? std::optional<T>(random_value<T>(r, v)) : std::nullopt;
-      const ak::array<T> got = ak::accumulate(data.view(), op, ak::accumulate_options<T>{.init = init, .inclusive = inclusive});
+      SCOPED_TRACE(std::string(inclusive ? "inclusive" : "exclusive") +
+                   (with_init ? " with init" : ""));
+      const std::optional<T> init =
+          with_init ? std::optional<T>(random_value<T>(r, v)) : std::nullopt;
+      const ak::array<T> got = ak::accumulate(
+          data.view(), op, ak::accumulate_options<T>{.init = init, .inclusive = inclusive});
       EXPECT_TRUE(same_elements(got, std_scan(data, op, init, inclusive)));
     }
 }
@@ -98,7 +104,8 @@ TYPED_TEST(Accumulate, OneDimEverySizeAndPattern) {
     buf<T> unit = make_data<T>(n, pattern::random, r, values::unit);
     for (int j = 0; j < 5 && n > 0; ++j) unit[r.between(0, n - 1)] = T(2);
     check_1d(unit, ak::multiplies{}, r, values::unit);
-    EXPECT_TRUE(same_elements(ak::cumprod(unit.view()), std_scan(unit, ak::multiplies{}, std::optional<T>{}, true)));
+    EXPECT_TRUE(same_elements(ak::cumprod(unit.view()),
+                              std_scan(unit, ak::multiplies{}, std::optional<T>{}, true)));
   }
 }
 
@@ -114,11 +121,15 @@ TYPED_TEST(Accumulate, AlongEveryDimOfEveryShapeAndLayout) {
           const bool with_init = r.chance(0.5);
           auto lo = make_layout<T>(e, l, r, values::small);
           const ak::view<const T> v = lo.view;
-          const std::optional<T> init = with_init ? std::optional<T>(random_value<T>(r, values::small)) : std::nullopt;
-          SCOPED_TRACE(std::string(name_of(l)) + " shape " + shape_string(e) + " dim " + std::to_string(dim) +
-                       (inclusive ? " inclusive" : " exclusive") + (with_init ? " with init" : ""));
-          const auto want = scan_reference<T>(v, dim, ak::plus{}, inclusive || init ? init : std::optional<T>(T(0)), inclusive);
-          const ak::accumulate_options<T> o{.init = init, .inclusive = inclusive, .dim = static_cast<i64>(dim)};
+          const std::optional<T> init =
+              with_init ? std::optional<T>(random_value<T>(r, values::small)) : std::nullopt;
+          SCOPED_TRACE(std::string(name_of(l)) + " shape " + shape_string(e) + " dim " +
+                       std::to_string(dim) + (inclusive ? " inclusive" : " exclusive") +
+                       (with_init ? " with init" : ""));
+          const auto want = scan_reference<T>(
+              v, dim, ak::plus{}, inclusive || init ? init : std::optional<T>(T(0)), inclusive);
+          const ak::accumulate_options<T> o{
+              .init = init, .inclusive = inclusive, .dim = static_cast<i64>(dim)};
           const ak::array<T> got = ak::accumulate(v, ak::plus{}, o);
           EXPECT_EQ(got.shape(), v.shape());
           EXPECT_TRUE(same_elements(got, want));
@@ -138,7 +149,8 @@ TYPED_TEST(Accumulate, DimMayBeOmittedUpToRankOne) {
   const ak::array<T> s = ak::cumsum(scalar);
   EXPECT_EQ(s.shape(), ak::shape{});
   EXPECT_TRUE(same_value(to_buf(s)[0], T(3)));
-  const ak::array<T> e = ak::accumulate(scalar, ak::plus{}, ak::accumulate_options<T>{.init = T(1), .inclusive = false});
+  const ak::array<T> e = ak::accumulate(
+      scalar, ak::plus{}, ak::accumulate_options<T>{.init = T(1), .inclusive = false});
   EXPECT_TRUE(same_value(to_buf(e)[0], T(1)));
   const buf<T> v(5, T(1));
   const buf<T> c = to_buf(ak::cumsum(v.view()));
@@ -150,20 +162,36 @@ TYPED_TEST(Accumulate, DimMayBeOmittedUpToRankOne) {
 TYPED_TEST(Accumulate, LargerShapesReachEveryPath) {
   using T = TypeParam;
   AKT_RANDOM(r);
-  const std::vector<std::vector<i64>> shapes = pick<std::vector<std::vector<i64>>>(
-      {{2, 140000}, {140000, 2}, {1000, 300}, {300, 1001}, {3, 5, 4099}, {4099, 3, 5}, {1, 200000}, {200000, 1}},
-      {{2, 5000}, {5000, 2}, {100, 30}, {30, 101}, {3, 5, 409}, {409, 3, 5}, {1, 20000}, {20000, 1}});
+  const std::vector<std::vector<i64>> shapes = pick<std::vector<std::vector<i64>>>({{2, 140000},
+                                                                                    {140000, 2},
+                                                                                    {1000, 300},
+                                                                                    {300, 1001},
+                                                                                    {3, 5, 4099},
+                                                                                    {4099, 3, 5},
+                                                                                    {1, 200000},
+                                                                                    {200000, 1}},
+                                                                                   {{2, 5000},
+                                                                                    {5000, 2},
+                                                                                    {100, 30},
+                                                                                    {30, 101},
+                                                                                    {3, 5, 409},
+                                                                                    {409, 3, 5},
+                                                                                    {1, 20000},
+                                                                                    {20000, 1}});
   for (const auto& e : shapes)
     for (layout l : {layout::contiguous, layout::transposed, layout::reversed})
       for (std::size_t dim = 0; dim < e.size(); ++dim) {
         const auto lo = make_layout<T>(e, l, r, values::small);
         const ak::view<const T> v = lo.view;
         const bool inclusive = r.chance(0.5);
-        SCOPED_TRACE(std::string(name_of(l)) + " shape " + shape_string(e) + " dim " + std::to_string(dim) +
-                     (inclusive ? " inclusive" : " exclusive"));
+        SCOPED_TRACE(std::string(name_of(l)) + " shape " + shape_string(e) + " dim " +
+                     std::to_string(dim) + (inclusive ? " inclusive" : " exclusive"));
         const T init = random_value<T>(r, values::small);
         const auto want = scan_reference<T>(v, dim, ak::plus{}, std::optional<T>(init), inclusive);
-        EXPECT_TRUE(same_elements(ak::accumulate(v, ak::plus{}, {.init = init, .inclusive = inclusive, .dim = static_cast<i64>(dim)}), want));
+        EXPECT_TRUE(same_elements(
+            ak::accumulate(v, ak::plus{},
+                           {.init = init, .inclusive = inclusive, .dim = static_cast<i64>(dim)}),
+            want));
       }
 }
 
@@ -178,11 +206,13 @@ TYPED_TEST(Accumulate, PerCallTilesChainAcrossWorkers) {
       const buf<T> data = make_data<T>(n, pattern::random, r, values::small);
       for (bool inclusive : {true, false}) {
         const ak::accumulate_options<T> o{.inclusive = inclusive, .tuning = {.cpu_grain = grain}};
-        EXPECT_TRUE(same_elements(ak::accumulate(data.view(), ak::plus{}, o), std_scan(data, ak::plus{}, std::optional<T>{}, inclusive)));
+        EXPECT_TRUE(same_elements(ak::accumulate(data.view(), ak::plus{}, o),
+                                  std_scan(data, ak::plus{}, std::optional<T>{}, inclusive)));
       }
       const buf<T> full = make_data<T>(n, pattern::random, r, values::full);
-      EXPECT_TRUE(same_elements(ak::accumulate(full.view(), ak::maximum_op{}, {.tuning = {.cpu_grain = grain}}),
-                                std_scan(full, ak::maximum_op{}, std::optional<T>{}, true)));
+      EXPECT_TRUE(same_elements(
+          ak::accumulate(full.view(), ak::maximum_op{}, {.tuning = {.cpu_grain = grain}}),
+          std_scan(full, ak::maximum_op{}, std::optional<T>{}, true)));
     }
 }
 
@@ -210,7 +240,8 @@ TYPED_TEST(Accumulate, TempStorageReuse) {
     // A per-call tile size changes the need; the temp sized for it works.
     const ak::scan_tuning small_tiles{.cpu_grain = 1000};
     std::vector<std::byte> storage2(ak::accumulate_temp_bytes<T>(n, small_tiles));
-    EXPECT_TRUE(same_elements(ak::accumulate(data.view(), ak::plus{}, {.tuning = small_tiles, .temp = storage2}), want));
+    EXPECT_TRUE(same_elements(
+        ak::accumulate(data.view(), ak::plus{}, {.tuning = small_tiles, .temp = storage2}), want));
   }
   // Along a dimension the temp is sized for the scanned extent.
   const std::vector<i64> e{3, pick<i64>(300001, 3001)};
@@ -225,7 +256,9 @@ TYPED_TEST(Accumulate, TempStorageReuse) {
 // Accumulating into a wider type (the header templates): no wrapping in the element type.
 TYPED_TEST(Accumulate, InitOfAWiderType) {
   using T = TypeParam;
-  using W = std::conditional_t<is_float_v<T>, double, std::conditional_t<std::is_signed_v<T>, std::int64_t, std::uint64_t>>;
+  using W =
+      std::conditional_t<is_float_v<T>, double,
+                         std::conditional_t<std::is_signed_v<T>, std::int64_t, std::uint64_t>>;
   AKT_SKIP_UNLESS_TYPE_ON_TARGET(W);
   AKT_RANDOM(r);
   constexpr bool full = std::is_integral_v<T> && !std::is_same_v<T, std::int64_t>;
@@ -233,7 +266,8 @@ TYPED_TEST(Accumulate, InitOfAWiderType) {
     SCOPED_TRACE("n = " + std::to_string(n));
     const buf<T> data = make_data<T>(n, pattern::random, r, full ? values::full : values::small);
     for (bool inclusive : {true, false}) {
-      const ak::array<W> got = ak::accumulate(data.view(), ak::plus{}, ak::accumulate_options<W>{.init = W(7), .inclusive = inclusive});
+      const ak::array<W> got = ak::accumulate(
+          data.view(), ak::plus{}, ak::accumulate_options<W>{.init = W(7), .inclusive = inclusive});
       buf<W> want(n);
       W acc = 7;
       for (i64 i = 0; i < n; ++i) {
@@ -254,25 +288,30 @@ TYPED_TEST_SUITE(AccumulateFloat, float_types, dtype_names);
 TYPED_TEST(AccumulateFloat, SameBitsForEveryThreadCount) {
   using T = TypeParam;
   AKT_RANDOM(r);
-  const std::vector<std::vector<i64>> shapes = pick<std::vector<std::vector<i64>>>(
-      {{big_size}, {2, 300001}, {300001, 2}, {700, 900}}, {{big_size}, {2, 5001}, {5001, 2}, {70, 90}});
+  const std::vector<std::vector<i64>> shapes =
+      pick<std::vector<std::vector<i64>>>({{big_size}, {2, 300001}, {300001, 2}, {700, 900}},
+                                          {{big_size}, {2, 5001}, {5001, 2}, {70, 90}});
   for (const auto& e : shapes) {
     buf<T> h(make_shape(e).size());
     for (auto& x : h) x = static_cast<T>(r.unit() * 2 - 1);
     const ak::array<T> a = to_array(h, make_shape(e));
     for (std::size_t dim = 0; dim < e.size(); ++dim)
       for (bool inclusive : {true, false}) {
-        SCOPED_TRACE("shape " + shape_string(e) + " dim " + std::to_string(dim) + (inclusive ? " inclusive" : " exclusive"));
+        SCOPED_TRACE("shape " + shape_string(e) + " dim " + std::to_string(dim) +
+                     (inclusive ? " inclusive" : " exclusive"));
         // On GPU-style devices the same bits hold for reduce-then-scan, whose order of
         // combination is fixed; decoupled look-back (auto's choice where the device allows)
         // combines predecessors' values in an order that depends on timing.
-        const ak::scan_tuning t{.algorithm = on_sim() ? ak::scan_algorithm::reduce_then_scan : ak::scan_algorithm::not_set};
-        const ak::accumulate_options<T> o{.init = T(0.25), .inclusive = inclusive, .dim = static_cast<i64>(dim), .tuning = t};
+        const ak::scan_tuning t{.algorithm = on_sim() ? ak::scan_algorithm::reduce_then_scan
+                                                      : ak::scan_algorithm::not_set};
+        const ak::accumulate_options<T> o{
+            .init = T(0.25), .inclusive = inclusive, .dim = static_cast<i64>(dim), .tuning = t};
         std::vector<ak::array<T>> results;
         for (i64 threads : {1, 2, 3}) {
           const thread_cap cap(threads);
           results.push_back(ak::accumulate(a, ak::plus{}, o));
-          results.push_back(ak::accumulate(a, ak::plus{}, {.inclusive = inclusive, .dim = static_cast<i64>(dim), .tuning = t}));
+          results.push_back(ak::accumulate(
+              a, ak::plus{}, {.inclusive = inclusive, .dim = static_cast<i64>(dim), .tuning = t}));
         }
         for (std::size_t k = 2; k < results.size(); ++k)
           EXPECT_TRUE(same_range(to_buf(results[k]).data(), to_buf(results[k % 2]).data(), a.size(),
@@ -291,8 +330,12 @@ TEST(AccumulateBool, LogicalOperatorsAlongEachDim) {
       const ak::view<const bool> v = lo.view;
       SCOPED_TRACE("shape " + shape_string(e) + " dim " + std::to_string(dim));
       const ak::accumulate_options<bool> o{.dim = static_cast<i64>(dim)};
-      EXPECT_TRUE(same_elements(ak::accumulate(v, ak::logical_or{}, o), scan_reference<bool>(v, dim, ak::logical_or{}, std::optional<bool>{}, true)));
-      EXPECT_TRUE(same_elements(ak::accumulate(v, ak::logical_and{}, o), scan_reference<bool>(v, dim, ak::logical_and{}, std::optional<bool>{}, true)));
+      EXPECT_TRUE(same_elements(
+          ak::accumulate(v, ak::logical_or{}, o),
+          scan_reference<bool>(v, dim, ak::logical_or{}, std::optional<bool>{}, true)));
+      EXPECT_TRUE(same_elements(
+          ak::accumulate(v, ak::logical_and{}, o),
+          scan_reference<bool>(v, dim, ak::logical_and{}, std::optional<bool>{}, true)));
     }
   const buf<bool> big = make_data<bool>(pick<i64>(300001, 20001), pattern::random, r);
   buf<bool> want(big.size());
@@ -310,12 +353,13 @@ namespace {
 // elements are of another type whose tuning differs.
 TEST(AccumulateTemp, WiderResultTypeWithAPerDtypeTuning) {
   AKT_RANDOM(r);
-  const ak::scoped_tuning small_int8_tiles(ak::scan_hook{}, ak::scan_tuning{.cpu_grain = 1000}, {.dtype = "int8"});
+  const ak::scoped_tuning small_int8_tiles(ak::scan_hook{}, ak::scan_tuning{.cpu_grain = 1000},
+                                           {.dtype = "int8"});
   const i64 n = pick<i64>(300001, 20001);
   const buf<std::int8_t> data = make_data<std::int8_t>(n, pattern::random, r);
   std::vector<std::byte> temp(ak::accumulate_temp_bytes<std::int64_t>(n));
-  const ak::array<std::int64_t> got =
-      ak::accumulate(data.view(), ak::plus{}, ak::accumulate_options<std::int64_t>{.init = 0, .temp = temp});
+  const ak::array<std::int64_t> got = ak::accumulate(
+      data.view(), ak::plus{}, ak::accumulate_options<std::int64_t>{.init = 0, .temp = temp});
   buf<std::int64_t> want(n);
   std::int64_t acc = 0;
   for (i64 i = 0; i < n; ++i) want[i] = acc += data[i];

@@ -64,8 +64,10 @@ TYPED_TEST(Elementwise, MapEverySize) {
     EXPECT_EQ(got.shape(), (ak::shape{n}));
     EXPECT_TRUE(on_target_device(got));
     EXPECT_TRUE(same_elements(got, want));
-    if (type_on_target<double>()) check_two_sources<T, double>(a, r);
-    else check_two_sources<T, float>(a, r);
+    if (type_on_target<double>())
+      check_two_sources<T, double>(a, r);
+    else
+      check_two_sources<T, float>(a, r);
     // map_into a separate array, and in place (dst is the source).
     buf<T> dst(n, T(0));
     ak::map_into(dst.view(), twice_plus_one<T>, a.view());
@@ -85,7 +87,8 @@ TYPED_TEST(Elementwise, MapIntoEveryLayout) {
   for (const auto& e : all_shapes(4, 3))
     for (layout ld : all_layouts) {
       const layout la = all_layouts[r.index(4)], lb = all_layouts[r.index(4)];
-      SCOPED_TRACE("shape " + shape_string(e) + ", dst " + name_of(ld) + ", srcs " + name_of(la) + " " + name_of(lb));
+      SCOPED_TRACE("shape " + shape_string(e) + ", dst " + name_of(ld) + ", srcs " + name_of(la) +
+                   " " + name_of(lb));
       auto dst = make_layout<T>(e, ld, r);
       const auto a = make_layout<T>(e, la, r, values::small);
       const auto b = make_layout<T>(e, lb, r, values::small);
@@ -95,7 +98,9 @@ TYPED_TEST(Elementwise, MapIntoEveryLayout) {
       ak::map_into(dst.view, sub, ak::view<const T>(a.view), ak::view<const T>(b.view));
       EXPECT_TRUE(same_elements(gather(dst.view), want));
       EXPECT_TRUE(outside_untouched(dst));
-      EXPECT_TRUE(same_elements(ak::map(sub, ak::view<const T>(a.view), ak::view<const T>(b.view)), want)) << "map";
+      EXPECT_TRUE(
+          same_elements(ak::map(sub, ak::view<const T>(a.view), ak::view<const T>(b.view)), want))
+          << "map";
     }
 }
 
@@ -104,7 +109,8 @@ TYPED_TEST(Elementwise, MapIntoEveryLayout) {
 // The nested-loop reference: out[i] = f(a[i'], b[i'']) with each operand aligned from the last
 // dimension and extent-1 dimensions repeated.
 template <class R, class A, class B, class F>
-buf<R> broadcast_reference(const ak::view<const A>& a_anywhere, const ak::view<const B>& b_anywhere, const ak::shape& out, F f) {
+buf<R> broadcast_reference(const ak::view<const A>& a_anywhere, const ak::view<const B>& b_anywhere,
+                           const ak::shape& out, F f) {
   host_copy<const A> keep_a;
   host_copy<const B> keep_b;
   const ak::view<const A> a = readable(a_anywhere, keep_a);
@@ -117,7 +123,8 @@ buf<R> broadcast_reference(const ak::view<const A>& a_anywhere, const ak::view<c
     for (std::size_t d = 0; d < v.rank(); ++d) j[d] = v.shape()[d] == 1 ? 0 : idx[d + skip];
     return at(v, j);
   };
-  for_each_index(out, [&](const index_t& idx) { o[k++] = static_cast<R>(f(pick(a, idx), pick(b, idx))); });
+  for_each_index(
+      out, [&](const index_t& idx) { o[k++] = static_cast<R>(f(pick(a, idx), pick(b, idx))); });
   return o;
 }
 
@@ -138,7 +145,8 @@ TEST(Broadcast, FourDimsWithUnitExtentsAndRankMismatch) {
   EXPECT_TRUE(same_elements(got, broadcast_reference<double>(av, bv, want_shape, f)));
   // The other order gives the same shape.
   const auto g = [](double y, std::int32_t x) { return 10.0 * x + y; };
-  EXPECT_TRUE(same_elements(ak::broadcast(g, bv, av), broadcast_reference<double>(av, bv, want_shape, f)));
+  EXPECT_TRUE(
+      same_elements(ak::broadcast(g, bv, av), broadcast_reference<double>(av, bv, want_shape, f)));
 }
 
 // Random compatible shapes up to rank 4 (extents 0..3, some 1s, some leading dims dropped) in
@@ -152,7 +160,9 @@ TYPED_TEST(Elementwise, BroadcastRandomShapesAndLayouts) {
   for (const auto& out : all_shapes(4, 3)) {
     for (int trial = 0; trial < 3; ++trial) {
       auto operand = [&] {
-        std::vector<i64> e(out.begin() + static_cast<std::ptrdiff_t>(r.between(0, static_cast<i64>(out.size()))), out.end());
+        std::vector<i64> e(
+            out.begin() + static_cast<std::ptrdiff_t>(r.between(0, static_cast<i64>(out.size()))),
+            out.end());
         for (auto& x : e)
           if (r.chance(0.4)) x = 1;
         return e;
@@ -161,12 +171,14 @@ TYPED_TEST(Elementwise, BroadcastRandomShapesAndLayouts) {
       const layout la = all_layouts[r.index(4)], lb = all_layouts[r.index(4)];
       const auto a = make_layout<T>(ea, la, r), b = make_layout<T>(eb, lb, r);
       const ak::view<const T> av = a.view, bv = b.view;
-      SCOPED_TRACE("shapes " + shape_string(ea) + " (" + name_of(la) + ") and " + shape_string(eb) + " (" + name_of(lb) + ")");
+      SCOPED_TRACE("shapes " + shape_string(ea) + " (" + name_of(la) + ") and " + shape_string(eb) +
+                   " (" + name_of(lb) + ")");
       // The broadcast shape: per dimension from the right, the extent that is not 1.
       const std::size_t rank = std::max(ea.size(), eb.size());
       std::vector<i64> want_e(rank);
       for (std::size_t i = 0; i < rank; ++i) {
-        const i64 x = i < ea.size() ? ea[ea.size() - 1 - i] : 1, y = i < eb.size() ? eb[eb.size() - 1 - i] : 1;
+        const i64 x = i < ea.size() ? ea[ea.size() - 1 - i] : 1,
+                  y = i < eb.size() ? eb[eb.size() - 1 - i] : 1;
         want_e[rank - 1 - i] = x == 1 ? y : x;
       }
       const ak::shape ws = make_shape(want_e);
@@ -179,13 +191,17 @@ TYPED_TEST(Elementwise, BroadcastRandomShapesAndLayouts) {
   // Three operands, one of rank 0.
   const buf<T> a = make_data<T>(12, pattern::random, r), b = make_data<T>(4, pattern::random, r);
   const buf<T> s_value(1, random_value<T>(r, values::full));
-  const ak::array<T> a_dev = to_array(a, ak::shape{3, 4}), b_dev = to_array(b), s = to_array(s_value, ak::shape{});
-  const auto f3 = [](T x, T y, T z) { return static_cast<R>(x) + R(2) * static_cast<R>(y) + R(4) * static_cast<R>(z); };
+  const ak::array<T> a_dev = to_array(a, ak::shape{3, 4}), b_dev = to_array(b),
+                     s = to_array(s_value, ak::shape{});
+  const auto f3 = [](T x, T y, T z) {
+    return static_cast<R>(x) + R(2) * static_cast<R>(y) + R(4) * static_cast<R>(z);
+  };
   const ak::array<R> got_dev = ak::broadcast(f3, a_dev, s, b_dev);
   ASSERT_EQ(got_dev.shape(), (ak::shape{3, 4}));
   const buf<R> got = to_buf(got_dev);
   for (i64 i = 0; i < 3; ++i)
-    for (i64 j = 0; j < 4; ++j) EXPECT_TRUE(same_value(got[i * 4 + j], f3(a[i * 4 + j], s_value[0], b[j])));
+    for (i64 j = 0; j < 4; ++j)
+      EXPECT_TRUE(same_value(got[i * 4 + j], f3(a[i * 4 + j], s_value[0], b[j])));
 }
 
 // Large broadcasts: a row and a column to a matrix past the map grain.
@@ -193,7 +209,8 @@ TYPED_TEST(Elementwise, BroadcastLarge) {
   using T = TypeParam;
   AKT_RANDOM(r);
   const i64 rows = 1001, cols = 333;
-  const buf<T> col = make_data<T>(rows, pattern::random, r), row = make_data<T>(cols, pattern::random, r);
+  const buf<T> col = make_data<T>(rows, pattern::random, r),
+               row = make_data<T>(cols, pattern::random, r);
   const ak::array<T> c_dev = to_array(col, ak::shape{rows, 1}), r_dev = to_array(row);
   const ak::view<const T> cv = c_dev.view(), rv = r_dev.view();
   const auto f = [](T x, T y) { return static_cast<T>(ak::maximum_op{}(x, y)); };
@@ -263,7 +280,8 @@ TYPED_TEST(Elementwise, CopyOfSlicingViews) {
       v = v.slice(static_cast<i64>(k), b, en, step);
     }
     if (r.chance(0.5)) v = v.transpose();
-    if (rank > 1 && v.shape()[0] > 0 && r.chance(0.3)) v = v.index(0, r.between(0, v.shape()[0] - 1));
+    if (rank > 1 && v.shape()[0] > 0 && r.chance(0.3))
+      v = v.index(0, r.between(0, v.shape()[0] - 1));
     SCOPED_TRACE("shape " + v.shape().to_string() + " strides " + v.strides().to_string());
     const ak::array<T> got = ak::copy(v);
     EXPECT_EQ(got.shape(), v.shape());
@@ -316,24 +334,31 @@ TYPED_TEST(Elementwise, ReverseEverySizeAndLayout) {
 // foreachindex calls f exactly once for every index, whatever the size and grain. (No data: it
 // runs on the cpu wherever the tests run.)
 TEST(Loops, ForeachindexVisitsEveryIndexOnce) {
-  if (on_sim()) GTEST_SKIP() << "foreachindex(n, f) takes no data and runs on the cpu: the cpu registration runs it";
+  if (on_sim())
+    GTEST_SKIP()
+        << "foreachindex(n, f) takes no data and runs on the cpu: the cpu registration runs it";
   std::vector<i64> sizes{0, 1, 2, 3, 31, 32767, 32768, 32769, 65537, big_size};
   for (i64 n : sizes)
     for (i64 grain : {i64{0}, i64{1}, i64{1000}}) {
       SCOPED_TRACE("n = " + std::to_string(n) + ", grain " + std::to_string(grain));
       std::vector<std::atomic<int>> hits(static_cast<std::size_t>(n));
       const ak::loop_options o{.tuning = {.cpu_grain = grain == 0 ? ak::unset : grain}};
-      ak::foreachindex(n, [&](i64 i) { hits[static_cast<std::size_t>(i)].fetch_add(1, std::memory_order_relaxed); }, o);
+      ak::foreachindex(
+          n,
+          [&](i64 i) { hits[static_cast<std::size_t>(i)].fetch_add(1, std::memory_order_relaxed); },
+          o);
       i64 bad = -1;
       for (i64 i = 0; i < n && bad < 0; ++i)
         if (hits[static_cast<std::size_t>(i)].load() != 1) bad = i;
-      EXPECT_EQ(bad, -1) << "index " << bad << " visited " << (bad >= 0 ? hits[static_cast<std::size_t>(bad)].load() : 0) << " times";
+      EXPECT_EQ(bad, -1) << "index " << bad << " visited "
+                         << (bad >= 0 ? hits[static_cast<std::size_t>(bad)].load() : 0) << " times";
     }
   // Over a host range: its linear indices.
   const std::vector<double> v(70001, 1.0);
   std::vector<std::atomic<int>> hits(v.size());
   ak::foreachindex(v, [&](i64 i) { hits[static_cast<std::size_t>(i)].fetch_add(1); });
-  EXPECT_TRUE(std::all_of(hits.begin(), hits.end(), [](const std::atomic<int>& h) { return h.load() == 1; }));
+  EXPECT_TRUE(std::all_of(hits.begin(), hits.end(),
+                          [](const std::atomic<int>& h) { return h.load() == 1; }));
 }
 
 // A loop body that a kernel can run: adds 1 to hits[i] (each index has one work-item, so no two
@@ -353,8 +378,9 @@ struct count_visit {
       ++bad;
     }
   if (bad == 0) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << bad << " of " << hits.size() << " indices not visited once; first " << first
-                                       << " visited " << hits[first] << " times";
+  return ::testing::AssertionFailure()
+         << bad << " of " << hits.size() << " indices not visited once; first " << first
+         << " visited " << hits[first] << " times";
 }
 
 // foreachindex over data on the device under test (a kernel on sim): each linear index once, for
@@ -370,25 +396,30 @@ TEST(Loops, ForeachindexOverDataVisitsEveryIndexOnce) {
     EXPECT_TRUE(each_once(hits));
   }
   // n-d and a transposed view: the view's size.
-  const ak::array<std::int16_t> m = to_array(buf<std::int16_t>(30 * 7 * 11, 0), ak::shape{30, 7, 11});
+  const ak::array<std::int16_t> m =
+      to_array(buf<std::int16_t>(30 * 7 * 11, 0), ak::shape{30, 7, 11});
   ak::array<std::int32_t> hits = to_array(buf<std::int32_t>(m.size(), 0));
   ak::foreachindex(m.view().transpose(), count_visit{hits.data()});
   EXPECT_TRUE(each_once(hits)) << "n-d";
   // The call's tuning: small blocks (sim) and grains (cpu), several items per work-item.
-  for (const ak::map_tuning t : {ak::map_tuning{.block_size = 32, .items_per_thread = 1, .cpu_grain = 1},
-                                 ak::map_tuning{.block_size = 64, .items_per_thread = 3, .cpu_grain = 100}}) {
+  for (const ak::map_tuning t :
+       {ak::map_tuning{.block_size = 32, .items_per_thread = 1, .cpu_grain = 1},
+        ak::map_tuning{.block_size = 64, .items_per_thread = 3, .cpu_grain = 100}}) {
     ak::array<std::int32_t> h = to_array(buf<std::int32_t>(m.size(), 0));
     ak::foreachindex(m, count_visit{h.data()}, {.tuning = t});
-    EXPECT_TRUE(each_once(h)) << "block_size " << t.block_size << ", items_per_thread " << t.items_per_thread;
+    EXPECT_TRUE(each_once(h)) << "block_size " << t.block_size << ", items_per_thread "
+                              << t.items_per_thread;
   }
 }
 
 // foraxes: each index along the dimension once, on the device under test.
 TEST(Loops, ForaxesVisitsEachIndexOfTheDimension) {
   const i64 long_extent = 40000;
-  const ak::array<std::int16_t> a = to_array(buf<std::int16_t>(3 * long_extent * 2, 0), ak::shape{3, long_extent, 2});
+  const ak::array<std::int16_t> a =
+      to_array(buf<std::int16_t>(3 * long_extent * 2, 0), ak::shape{3, long_extent, 2});
   for (i64 dim = 0; dim < 3; ++dim) {
-    ak::array<std::int32_t> hits = to_array(buf<std::int32_t>(a.shape()[static_cast<std::size_t>(dim)], 0));
+    ak::array<std::int32_t> hits =
+        to_array(buf<std::int32_t>(a.shape()[static_cast<std::size_t>(dim)], 0));
     ak::foraxes(a, dim, count_visit{hits.data()});
     EXPECT_TRUE(each_once(hits)) << "dim " << dim;
   }
@@ -431,8 +462,13 @@ TEST(Loops, ExceptionsFromTheFunctionPropagate) {
   for (i64 n : {i64{1}, i64{100}, big_size}) {
     SCOPED_TRACE("n = " + std::to_string(n));
     const i64 at_index = n / 2;
-    const auto throw_at = [at_index](i64 i) { if (i == at_index) throw boom(); };
-    const auto throw_positive = [](float x) -> float { if (x > 0) throw boom(); return x; };
+    const auto throw_at = [at_index](i64 i) {
+      if (i == at_index) throw boom();
+    };
+    const auto throw_positive = [](float x) -> float {
+      if (x > 0) throw boom();
+      return x;
+    };
     const buf<float> v(n, 1.0f);
     if (!on_sim()) {
       EXPECT_THROW(ak::foreachindex(n, throw_at), boom);
@@ -440,8 +476,9 @@ TEST(Loops, ExceptionsFromTheFunctionPropagate) {
       EXPECT_THROW((void)ak::map(throw_positive, v.view()), boom);
       continue;
     }
-    for (const std::string& msg : {error_message<ak::sim::kernel_error>([&] { ak::foreachindex(v.view(), throw_at); }),
-                                   error_message<ak::sim::kernel_error>([&] { (void)ak::map(throw_positive, v.view()); })})
+    for (const std::string& msg :
+         {error_message<ak::sim::kernel_error>([&] { ak::foreachindex(v.view(), throw_at); }),
+          error_message<ak::sim::kernel_error>([&] { (void)ak::map(throw_positive, v.view()); })})
       EXPECT_TRUE(contains(msg, "boom") && contains(msg, target_name())) << msg;
   }
 }

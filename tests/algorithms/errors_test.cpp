@@ -24,7 +24,8 @@ std::string throws_and_leaves(F&& f, const B&... buffers) {
   const std::string msg = error_message<E>(std::forward<F>(f));
   [&]<std::size_t... I>(std::index_sequence<I...>) {
     (expect_unchanged(buffers, std::get<I>(before), I), ...);
-  }(std::index_sequence_for<B...>{});
+  }
+  (std::index_sequence_for<B...>{});
   return msg;
 }
 
@@ -37,13 +38,15 @@ TEST(Errors, MapIntoShapeMismatch) {
   const auto d = [&](auto&& dv) { return ak::view<float>(dv).reshape(ak::shape{3, 4}); };
   const ak::view<const float> s = src.view().reshape(ak::shape{4, 3});
   const auto neg = [](float x) { return -x; };
-  const std::string msg = throws_and_leaves<ak::argument_error>([&] { ak::map_into(d(dst.view()), neg, s); }, dst, src);
+  const std::string msg =
+      throws_and_leaves<ak::argument_error>([&] { ak::map_into(d(dst.view()), neg, s); }, dst, src);
   EXPECT_TRUE(contains(msg, "(3, 4)") && contains(msg, "(4, 3)")) << msg;
   // A second source of another shape, and map with mismatched sources.
   const ak::view<const float> ok = src.view().reshape(ak::shape{3, 4});
   const ak::view<const float> bad = src.view();
   const auto add = [](float x, float y) { return x + y; };
-  throws_and_leaves<ak::argument_error>([&] { ak::map_into(d(dst.view()), add, ok, bad); }, dst, src);
+  throws_and_leaves<ak::argument_error>([&] { ak::map_into(d(dst.view()), add, ok, bad); }, dst,
+                                        src);
   error_message([&] { (void)ak::map(add, ok, bad); });
 }
 
@@ -51,11 +54,13 @@ TEST(Errors, BroadcastOfIncompatibleShapesNamesBoth) {
   const buf<float> a(6, 1.0f), b(4, 2.0f);
   const ak::view<const float> av = a.view().reshape(ak::shape{2, 3}), bv = b.view();
   const auto add = [](float x, float y) { return x + y; };
-  const std::string msg = throws_and_leaves<ak::argument_error>([&] { (void)ak::broadcast(add, av, bv); }, a, b);
+  const std::string msg =
+      throws_and_leaves<ak::argument_error>([&] { (void)ak::broadcast(add, av, bv); }, a, b);
   EXPECT_TRUE(contains(msg, "(2, 3)") && contains(msg, "(4)")) << msg;
   // Aligned from the right: (3, 1) and (2, 1) do not broadcast, (2, 1) and (3) do.
   const ak::view<const float> a_all = a.view();
-  const ak::view<const float> c = a_all.slice(0, 0, 3).reshape(ak::shape{3, 1}), d = a_all.slice(0, 0, 2).reshape(ak::shape{2, 1}),
+  const ak::view<const float> c = a_all.slice(0, 0, 3).reshape(ak::shape{3, 1}),
+                              d = a_all.slice(0, 0, 2).reshape(ak::shape{2, 1}),
                               e = a_all.slice(0, 0, 3);
   error_message([&] { (void)ak::broadcast(add, c, d); });
   EXPECT_EQ(ak::broadcast(add, d, e).shape(), (ak::shape{2, 3}));
@@ -69,24 +74,42 @@ TEST(Errors, DimsOutOfRange) {
   buf<std::int32_t> data = make_data<std::int32_t>(12, pattern::random, r);
   // (3, 4) views of data on the device under test, made inside each call: on sim what a call
   // writes there comes back to data, for throws_and_leaves to see.
-  const auto m = [&]() -> ak::view<const std::int32_t> { return data.view().reshape(ak::shape{3, 4}); };
+  const auto m = [&]() -> ak::view<const std::int32_t> {
+    return data.view().reshape(ak::shape{3, 4});
+  };
   const auto mw = [&]() -> ak::view<std::int32_t> { return data.view().reshape(ak::shape{3, 4}); };
-  for (const ak::dims& d : {ak::dims{2}, ak::dims{-1}, ak::dims{0, 2}, ak::dims{0, 1, 0, 1, 0, 1, 0, 1, 0}}) {
-    const std::string msg = throws_and_leaves<ak::argument_error>([&] { (void)ak::sum(m(), d); }, data);
+  for (const ak::dims& d :
+       {ak::dims{2}, ak::dims{-1}, ak::dims{0, 2}, ak::dims{0, 1, 0, 1, 0, 1, 0, 1, 0}}) {
+    const std::string msg =
+        throws_and_leaves<ak::argument_error>([&] { (void)ak::sum(m(), d); }, data);
     EXPECT_TRUE(contains(msg, "dims")) << msg;
-    throws_and_leaves<ak::argument_error>([&] { (void)ak::reduce(m(), ak::maximum_op{}, d); }, data);
-    throws_and_leaves<ak::argument_error>([&] { (void)ak::mapreduce(m(), [](std::int32_t x) { return 2.0f * static_cast<float>(x); }, ak::plus{}, d); }, data);
+    throws_and_leaves<ak::argument_error>([&] { (void)ak::reduce(m(), ak::maximum_op{}, d); },
+                                          data);
+    throws_and_leaves<ak::argument_error>(
+        [&] {
+          (void)ak::mapreduce(
+              m(), [](std::int32_t x) { return 2.0f * static_cast<float>(x); }, ak::plus{}, d);
+        },
+        data);
   }
   // Rank 0 has no dims.
   const ak::array<float> scalar(ak::shape{}, 1.0f, target_memory());
   error_message([&] { (void)ak::sum(scalar, ak::dims{0}); });
   // accumulate: a dim out of range, or none for rank 2.
   for (i64 dim : {-1, 2, 100}) {
-    throws_and_leaves<ak::argument_error>([&] { ak::accumulate_inplace(data.view().reshape(ak::shape{3, 4}), ak::plus{}, {.dim = dim}); }, data);
+    throws_and_leaves<ak::argument_error>(
+        [&] {
+          ak::accumulate_inplace(data.view().reshape(ak::shape{3, 4}), ak::plus{}, {.dim = dim});
+        },
+        data);
     throws_and_leaves<ak::argument_error>([&] { (void)ak::cumsum(m(), {.dim = dim}); }, data);
   }
   (void)mw;
-  const std::string msg = throws_and_leaves<ak::argument_error>([&] { ak::accumulate_inplace(data.view().reshape(ak::shape{3, 4}), ak::plus{}); }, data);
+  const std::string msg = throws_and_leaves<ak::argument_error>(
+      [&] {
+        ak::accumulate_inplace(data.view().reshape(ak::shape{3, 4}), ak::plus{});
+      },
+      data);
   EXPECT_TRUE(contains(msg, "dim")) << msg;
   // foraxes
   const ak::view<const std::int32_t> host_m = data.host_view().reshape(ak::shape{3, 4});
@@ -105,21 +128,31 @@ TEST(Errors, TempTooSmall) {
     buf<std::int64_t> values(n, 7);
     const std::size_t need = ak::sort_temp_bytes<double>(n);
     std::vector<std::byte> storage(need);
-    for (const ak::sort_alg& a : {ak::sort_alg{ak::auto_alg{}}, ak::sort_alg{ak::radix_sort{}}, ak::sort_alg{ak::merge_sort{}}, ak::sort_alg{ak::sample_sort{}}}) {
-      if (on_sim() && std::holds_alternative<ak::sample_sort>(a)) continue;  // none there: DeviceCapabilities
-      const ak::sort_options<> o{.stable = !std::holds_alternative<ak::sample_sort>(a), .alg = a, .temp = ak::temp_storage(storage.data(), need - 1)};
-      const std::string msg = throws_and_leaves<ak::argument_error>([&] { ak::sort_inplace(data.view(), o); }, data);
+    for (const ak::sort_alg& a :
+         {ak::sort_alg{ak::auto_alg{}}, ak::sort_alg{ak::radix_sort{}},
+          ak::sort_alg{ak::merge_sort{}}, ak::sort_alg{ak::sample_sort{}}}) {
+      if (on_sim() && std::holds_alternative<ak::sample_sort>(a))
+        continue;  // none there: DeviceCapabilities
+      const ak::sort_options<> o{.stable = !std::holds_alternative<ak::sample_sort>(a),
+                                 .alg = a,
+                                 .temp = ak::temp_storage(storage.data(), need - 1)};
+      const std::string msg =
+          throws_and_leaves<ak::argument_error>([&] { ak::sort_inplace(data.view(), o); }, data);
       EXPECT_TRUE(contains(msg, "temp") && contains(msg, std::to_string(need))) << msg;
       throws_and_leaves<ak::argument_error>([&] { (void)ak::sort(data.view(), o); }, data);
       throws_and_leaves<ak::argument_error>([&] { (void)ak::sortperm(data.view(), o); }, data);
-      throws_and_leaves<ak::argument_error>([&] { ak::sort_by_key(data.view(), values.view(), o); }, data, values);
+      throws_and_leaves<ak::argument_error>([&] { ak::sort_by_key(data.view(), values.view(), o); },
+                                            data, values);
     }
     const std::size_t scan_need = ak::accumulate_temp_bytes<double>(n);
     std::vector<std::byte> scan_storage(scan_need);
-    const ak::accumulate_options<double> ao{.temp = ak::temp_storage(scan_storage.data(), scan_need - 1)};
-    const std::string msg = throws_and_leaves<ak::argument_error>([&] { ak::accumulate_inplace(data.view(), ak::plus{}, ao); }, data);
+    const ak::accumulate_options<double> ao{
+        .temp = ak::temp_storage(scan_storage.data(), scan_need - 1)};
+    const std::string msg = throws_and_leaves<ak::argument_error>(
+        [&] { ak::accumulate_inplace(data.view(), ak::plus{}, ao); }, data);
     EXPECT_TRUE(contains(msg, "temp")) << msg;
-    throws_and_leaves<ak::argument_error>([&] { (void)ak::accumulate(data.view(), ak::maximum_op{}, ao); }, data);
+    throws_and_leaves<ak::argument_error>(
+        [&] { (void)ak::accumulate(data.view(), ak::maximum_op{}, ao); }, data);
   }
 }
 
@@ -138,21 +171,29 @@ TEST(Errors, RadixSortWithCustomOrder) {
   const auto lt = [](std::int32_t a, std::int32_t b) { return a > b; };
   const ak::sort_options with_by{.by = by, .alg = ak::radix_sort{}};
   const ak::sort_options with_lt{.lt = lt, .alg = ak::radix_sort{}};
-  const std::string msg = throws_and_leaves<ak::capability_error>([&] { ak::sort_inplace(data.view(), with_by); }, data);
+  const std::string msg = throws_and_leaves<ak::capability_error>(
+      [&] { ak::sort_inplace(data.view(), with_by); }, data);
   EXPECT_TRUE(contains(msg, "radix_sort") && contains(msg, "`by`")) << msg;
   throws_and_leaves<ak::capability_error>([&] { ak::sort_inplace(data.view(), with_lt); }, data);
   throws_and_leaves<ak::capability_error>([&] { (void)ak::sort(data.view(), with_lt); }, data);
   throws_and_leaves<ak::capability_error>([&] { (void)ak::sortperm(data.view(), with_by); }, data);
-  throws_and_leaves<ak::capability_error>([&] { ak::sort_by_key(data.view(), values.view(), with_lt); }, data, values);
+  throws_and_leaves<ak::capability_error>(
+      [&] { ak::sort_by_key(data.view(), values.view(), with_lt); }, data, values);
   // std::less<> is a custom lt too (only ak::isless is the default order).
-  throws_and_leaves<ak::capability_error>([&] { ak::sort_inplace(data.view(), ak::sort_options{.lt = std::less<>{}, .alg = ak::radix_sort{}}); }, data);
+  throws_and_leaves<ak::capability_error>(
+      [&] {
+        ak::sort_inplace(data.view(),
+                         ak::sort_options{.lt = std::less<>{}, .alg = ak::radix_sort{}});
+      },
+      data);
   // A struct is not a radix key.
   struct pair {
     std::int32_t a, b;
     bool operator<(const pair& o) const { return a < o.a; }
   };
   buf<pair> pairs(10, pair{1, 2});
-  const std::string struct_msg = error_message<ak::capability_error>([&] { ak::sort_inplace(pairs.view(), ak::sort_options{.alg = ak::radix_sort{}}); });
+  const std::string struct_msg = error_message<ak::capability_error>(
+      [&] { ak::sort_inplace(pairs.view(), ak::sort_options{.alg = ak::radix_sort{}}); });
   EXPECT_TRUE(contains(struct_msg, on_sim() ? "numeric" : "not one")) << struct_msg;
 }
 
@@ -161,11 +202,17 @@ TEST(Errors, AlgorithmFieldsOutOfRange) {
   buf<std::uint16_t> data(100, std::uint16_t{5});
   for (std::int64_t bits : {0, 17}) {
     const std::string msg = throws_and_leaves<ak::argument_error>(
-        [&] { ak::sort_inplace(data.view(), {.alg = ak::radix_sort{.radix_digit_bits = bits}}); }, data);
+        [&] { ak::sort_inplace(data.view(), {.alg = ak::radix_sort{.radix_digit_bits = bits}}); },
+        data);
     EXPECT_TRUE(contains(msg, "radix_sort") && contains(msg, "radix_digit_bits")) << msg;
   }
-  throws_and_leaves<ak::argument_error>([&] { ak::sort_inplace(data.view(), {.alg = ak::merge_sort{.cpu_grain = 0}}); }, data);
-  throws_and_leaves<ak::argument_error>([&] { (void)ak::sum(data.view(), ak::reduce_options<std::uint16_t>{.tuning = {.cpu_grain = 0}}); }, data);
+  throws_and_leaves<ak::argument_error>(
+      [&] { ak::sort_inplace(data.view(), {.alg = ak::merge_sort{.cpu_grain = 0}}); }, data);
+  throws_and_leaves<ak::argument_error>(
+      [&] {
+        (void)ak::sum(data.view(), ak::reduce_options<std::uint16_t>{.tuning = {.cpu_grain = 0}});
+      },
+      data);
 }
 
 TEST(Errors, TakeWithABadIndexWritesNothing) {
@@ -177,8 +224,10 @@ TEST(Errors, TakeWithABadIndexWritesNothing) {
       for (auto& x : idx) x = r.between(0, 99);
       const i64 at_pos = r.between(0, count - 1);
       idx[at_pos] = bad_value;
-      SCOPED_TRACE("index " + std::to_string(bad_value) + " at " + std::to_string(at_pos) + " of " + std::to_string(count));
-      const std::string msg = throws_and_leaves<ak::argument_error>([&] { (void)ak::take(src.view(), idx.view()); }, src, idx);
+      SCOPED_TRACE("index " + std::to_string(bad_value) + " at " + std::to_string(at_pos) + " of " +
+                   std::to_string(count));
+      const std::string msg = throws_and_leaves<ak::argument_error>(
+          [&] { (void)ak::take(src.view(), idx.view()); }, src, idx);
       EXPECT_TRUE(contains(msg, std::to_string(bad_value))) << msg;
     }
   }
@@ -190,7 +239,8 @@ TEST(Errors, TakeWithABadIndexWritesNothing) {
   throws_and_leaves<ak::argument_error>([&] { (void)ak::take(src.view(), u32.view()); }, src, u32);
   const buf<float> none(0);
   const buf<std::int32_t> zero(1, 0);
-  throws_and_leaves<ak::argument_error>([&] { (void)ak::take(none.view(), zero.view()); }, none, zero);
+  throws_and_leaves<ak::argument_error>([&] { (void)ak::take(none.view(), zero.view()); }, none,
+                                        zero);
 }
 
 // An exclusive scan needs a first value: a custom op without init has none.
@@ -201,14 +251,16 @@ TEST(Errors, ExclusiveScanOfACustomOpWithoutInit) {
   const std::string msg = throws_and_leaves<ak::argument_error>(
       [&] { ak::accumulate_inplace(data.view(), add, {.inclusive = false}); }, data);
   EXPECT_TRUE(contains(msg, "init")) << msg;
-  throws_and_leaves<ak::argument_error>([&] { (void)ak::accumulate(data.view(), add, {.inclusive = false}); }, data);
+  throws_and_leaves<ak::argument_error>(
+      [&] { (void)ak::accumulate(data.view(), add, {.inclusive = false}); }, data);
   // With init it works; an inclusive scan needs none. On GPU-style devices the scans start from
   // the operator's neutral element, which a custom op lacks: a capability error there.
   if (on_sim()) {
     const std::string gpu_msg = throws_and_leaves<ak::capability_error>(
         [&] { (void)ak::accumulate(data.view(), add, {.init = 0, .inclusive = false}); }, data);
     EXPECT_TRUE(contains(gpu_msg, "neutral")) << gpu_msg;
-    throws_and_leaves<ak::capability_error>([&] { ak::accumulate_inplace(data.view(), add); }, data);
+    throws_and_leaves<ak::capability_error>([&] { ak::accumulate_inplace(data.view(), add); },
+                                            data);
     return;
   }
   EXPECT_EQ(ak::accumulate(data.view(), add, {.init = 0, .inclusive = false}).size(), 1000);
@@ -220,17 +272,23 @@ TEST(Errors, ReduceOfNothingWithACustomOpAndNoInit) {
   AKT_SKIP_UNLESS_TYPE_ON_TARGET(double);
   const buf<double> none(0);
   const auto add = [](double a, double b) { return a + b; };
-  const std::string msg = throws_and_leaves<ak::argument_error>([&] { (void)ak::reduce(none.view(), add); }, none);
+  const std::string msg =
+      throws_and_leaves<ak::argument_error>([&] { (void)ak::reduce(none.view(), add); }, none);
   EXPECT_TRUE(contains(msg, "init")) << msg;
-  error_message([&] { (void)ak::mapreduce(none.view(), [](double x) { return x; }, add); });
+  error_message([&] {
+    (void)ak::mapreduce(
+        none.view(), [](double x) { return x; }, add);
+  });
   // Along a dimension of extent 0.
   const buf<double> some(6, 1.0);
-  const ak::view<const double> empty_rows = some.view().reshape(ak::shape{6}).slice(0, 0, 0).reshape(ak::shape{0, 3});
+  const ak::view<const double> empty_rows =
+      some.view().reshape(ak::shape{6}).slice(0, 0, 0).reshape(ak::shape{0, 3});
   error_message([&] { (void)ak::reduce(empty_rows, add, ak::dims{0}); });
   // init, or the caller's neutral element, is the result.
   EXPECT_EQ(ak::reduce(none.view(), add, ak::reduce_options<double>{.init = 2.0}), 2.0);
   EXPECT_EQ(ak::reduce(none.view(), add, ak::reduce_options<double>{.neutral = 0.0}), 0.0);
-  const ak::array<double> cols = ak::reduce(empty_rows, add, ak::dims{0}, ak::reduce_options<double>{.init = 4.0});
+  const ak::array<double> cols =
+      ak::reduce(empty_rows, add, ak::dims{0}, ak::reduce_options<double>{.init = 4.0});
   ASSERT_EQ(cols.shape(), (ak::shape{1, 3}));
   const buf<double> c = to_buf(cols);
   for (i64 i = 0; i < 3; ++i) EXPECT_EQ(c[i], 4.0);
@@ -244,12 +302,16 @@ TEST(Errors, RanksAndLengths) {
   buf<std::int16_t> data = make_data<std::int16_t>(12, pattern::random, r);
   const auto m = [&]() -> ak::view<std::int16_t> { return data.view().reshape(ak::shape{3, 4}); };
   throws_and_leaves<ak::argument_error>([&] { ak::sort_inplace(m()); }, data);
-  throws_and_leaves<ak::argument_error>([&] { (void)ak::sort(ak::view<const std::int16_t>(m())); }, data);
-  throws_and_leaves<ak::argument_error>([&] { (void)ak::sortperm(ak::view<const std::int16_t>(m())); }, data);
-  throws_and_leaves<ak::argument_error>([&] { (void)ak::searchsortedfirst(ak::view<const std::int16_t>(m()), data.view()); }, data);
+  throws_and_leaves<ak::argument_error>([&] { (void)ak::sort(ak::view<const std::int16_t>(m())); },
+                                        data);
+  throws_and_leaves<ak::argument_error>(
+      [&] { (void)ak::sortperm(ak::view<const std::int16_t>(m())); }, data);
+  throws_and_leaves<ak::argument_error>(
+      [&] { (void)ak::searchsortedfirst(ak::view<const std::int16_t>(m()), data.view()); }, data);
   buf<std::int16_t> keys = make_data<std::int16_t>(10, pattern::random, r);
   buf<float> values(9, 1.0f);
-  const std::string msg = throws_and_leaves<ak::argument_error>([&] { ak::sort_by_key(keys.view(), values.view()); }, keys, values);
+  const std::string msg = throws_and_leaves<ak::argument_error>(
+      [&] { ak::sort_by_key(keys.view(), values.view()); }, keys, values);
   EXPECT_TRUE(contains(msg, "(10)") && contains(msg, "(9)")) << msg;
 }
 
@@ -266,8 +328,10 @@ TEST(Errors, DeviceCapabilities) {
   buf<float> want(data.size());
   std::inclusive_scan(data.begin(), data.end(), want.begin());
   const bool can_decouple = dev.caps().device_scope_fence && dev.caps().forward_progress;
-  const ak::accumulate_options<float> lookback{.tuning = {.algorithm = ak::scan_algorithm::decoupled_lookback}};
-  const ak::accumulate_options<float> rts{.tuning = {.algorithm = ak::scan_algorithm::reduce_then_scan}};
+  const ak::accumulate_options<float> lookback{
+      .tuning = {.algorithm = ak::scan_algorithm::decoupled_lookback}};
+  const ak::accumulate_options<float> rts{
+      .tuning = {.algorithm = ak::scan_algorithm::reduce_then_scan}};
   if (can_decouple) {
     EXPECT_TRUE(same_elements(ak::accumulate(data.view(), ak::plus{}, lookback), want));
   } else {
@@ -282,12 +346,16 @@ TEST(Errors, DeviceCapabilities) {
 
   buf<double> d(10, 1.0);
   if (!dev.caps().float64) {
-    const std::string msg = throws_and_leaves<ak::capability_error>([&] { (void)ak::sum(d.view()); }, d);
+    const std::string msg =
+        throws_and_leaves<ak::capability_error>([&] { (void)ak::sum(d.view()); }, d);
     EXPECT_TRUE(contains(msg, "float64")) << msg;
     throws_and_leaves<ak::capability_error>([&] { ak::sort_inplace(d.view()); }, d);
-    throws_and_leaves<ak::capability_error>([&] { ak::accumulate_inplace(d.view(), ak::plus{}); }, d);
-    throws_and_leaves<ak::capability_error>([&] { (void)ak::searchsortedfirst(d.view(), d.view()); }, d);
-    throws_and_leaves<ak::capability_error>([&] { (void)ak::sum(data.view(), ak::reduce_options<double>{.init = 0.0}); }, data);
+    throws_and_leaves<ak::capability_error>([&] { ak::accumulate_inplace(d.view(), ak::plus{}); },
+                                            d);
+    throws_and_leaves<ak::capability_error>(
+        [&] { (void)ak::searchsortedfirst(d.view(), d.view()); }, d);
+    throws_and_leaves<ak::capability_error>(
+        [&] { (void)ak::sum(data.view(), ak::reduce_options<double>{.init = 0.0}); }, data);
   } else {
     EXPECT_EQ(ak::sum(d.view()), 10.0);
   }
@@ -303,14 +371,16 @@ TEST(Errors, DeviceCapabilities) {
       [&] { (void)ak::searchsortedfirst(data.view(), queries.host_view()); }, data, queries);
   EXPECT_TRUE(contains(mixed, "queries") && contains(mixed, dev.name())) << mixed;
   buf<std::int64_t> values(data.size(), 0);
-  throws_and_leaves<ak::argument_error>([&] { ak::sort_by_key(data.view(), values.host_view()); }, data, values);
+  throws_and_leaves<ak::argument_error>([&] { ak::sort_by_key(data.view(), values.host_view()); },
+                                        data, values);
 
   // The element-wise algorithms: float64 needs the capability, and arrays of one call on
   // different devices are an argument error naming both (nothing written).
   const auto neg = [](float x) { return -x; };
   const auto widen = [](float x) { return static_cast<double>(x); };
   if (!dev.caps().float64) {
-    const std::string msg = throws_and_leaves<ak::capability_error>([&] { (void)ak::map(widen, data.view()); }, data);
+    const std::string msg =
+        throws_and_leaves<ak::capability_error>([&] { (void)ak::map(widen, data.view()); }, data);
     EXPECT_TRUE(contains(msg, "float64") && contains(msg, "ak::map")) << msg;
     throws_and_leaves<ak::capability_error>([&] { (void)ak::reverse(d.view()); }, d);
     throws_and_leaves<ak::capability_error>([&] { ak::reverse_inplace(d.view()); }, d);
@@ -324,16 +394,24 @@ TEST(Errors, DeviceCapabilities) {
     EXPECT_TRUE(same_elements(ak::map(widen, data.view()), want_wide));
   }
   buf<float> host_dst(data.size(), 0.0f);
-  const std::string into = throws_and_leaves<ak::argument_error>([&] { ak::map_into(host_dst.host_view(), neg, data.view()); }, host_dst, data);
+  const std::string into = throws_and_leaves<ak::argument_error>(
+      [&] { ak::map_into(host_dst.host_view(), neg, data.view()); }, host_dst, data);
   EXPECT_TRUE(contains(into, dev.name()) && contains(into, "cpu")) << into;
-  const std::string from_host = throws_and_leaves<ak::argument_error>([&] { ak::map_into(data.view(), neg, host_dst.host_view()); }, data, host_dst);
+  const std::string from_host = throws_and_leaves<ak::argument_error>(
+      [&] { ak::map_into(data.view(), neg, host_dst.host_view()); }, data, host_dst);
   EXPECT_TRUE(contains(from_host, "host memory") && contains(from_host, dev.name())) << from_host;
   const auto add = [](float x, float y) { return x + y; };
-  throws_and_leaves<ak::argument_error>([&] { (void)ak::map(add, data.view(), host_dst.host_view()); }, data, host_dst);
-  throws_and_leaves<ak::argument_error>([&] { (void)ak::broadcast(add, data.view(), queries.host_view().slice(0, 0, 1)); }, data, queries);
+  throws_and_leaves<ak::argument_error>(
+      [&] { (void)ak::map(add, data.view(), host_dst.host_view()); }, data, host_dst);
+  throws_and_leaves<ak::argument_error>(
+      [&] { (void)ak::broadcast(add, data.view(), queries.host_view().slice(0, 0, 1)); }, data,
+      queries);
   buf<std::int64_t> host_idx(4, 0);
-  const std::string take_msg = throws_and_leaves<ak::argument_error>([&] { (void)ak::take(data.view(), host_idx.host_view()); }, data, host_idx);
-  EXPECT_TRUE(contains(take_msg, "indices") && contains(take_msg, "host memory") && contains(take_msg, dev.name())) << take_msg;
+  const std::string take_msg = throws_and_leaves<ak::argument_error>(
+      [&] { (void)ak::take(data.view(), host_idx.host_view()); }, data, host_idx);
+  EXPECT_TRUE(contains(take_msg, "indices") && contains(take_msg, "host memory") &&
+              contains(take_msg, dev.name()))
+      << take_msg;
 }
 
 }  // namespace

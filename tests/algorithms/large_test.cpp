@@ -62,7 +62,8 @@ TEST(Large, Int8PastTwoToThe31) {
   // (hist[77] below is the count of 77: 77 is its own index as a uint8.)
 
   // Reductions: int8 sums wrap; an int64 init gives the exact total.
-  EXPECT_EQ(ak::sum(a), static_cast<std::int8_t>(static_cast<std::uint8_t>(static_cast<std::uint64_t>(total))));
+  EXPECT_EQ(ak::sum(a),
+            static_cast<std::int8_t>(static_cast<std::uint8_t>(static_cast<std::uint64_t>(total))));
   EXPECT_EQ(ak::reduce(a, ak::plus{}, ak::reduce_options<std::int64_t>{.init = 0}), total);
   EXPECT_EQ(ak::minimum(a), lowest);
   EXPECT_EQ(ak::maximum(a), highest);
@@ -127,9 +128,11 @@ TEST(LargeOnSim, Int8PastTwoToThe31) {
   // map: 64 elements per work-item, so that the 2^31 elements take 2^17 groups, not 2^21.
   {
     ak::scoped_tuning fewer_groups(ak::map_hook{}, {.items_per_thread = 64});
-    const auto m = ak::map([](std::int8_t x) { return static_cast<std::int8_t>(x == 77 ? 1 : 0); }, a);
+    const auto m =
+        ak::map([](std::int8_t x) { return static_cast<std::int8_t>(x == 77 ? 1 : 0); }, a);
     ASSERT_EQ(m.size(), n);
-    EXPECT_EQ(ak::reduce(m, ak::plus{}, ak::reduce_options<std::int64_t>{.init = 0}), ref.count(77));
+    EXPECT_EQ(ak::reduce(m, ak::plus{}, ak::reduce_options<std::int64_t>{.init = 0}),
+              ref.count(77));
     // The last elements, past 2^31, one by one.
     const i64 tail = 4096;
     std::vector<std::int8_t> got(static_cast<std::size_t>(tail));

@@ -9,12 +9,19 @@ namespace {
 // ak::dims from a run-time list (order and repeats do not matter).
 ak::dims dims_of(const std::vector<i64>& d) {
   switch (d.size()) {
-    case 1: return ak::dims{d[0]};
-    case 2: return ak::dims{d[0], d[1]};
-    case 3: return ak::dims{d[0], d[1], d[2]};
-    case 4: return ak::dims{d[0], d[1], d[2], d[3]};
-    case 5: return ak::dims{d[0], d[1], d[2], d[3], d[4]};
-    default: ADD_FAILURE() << "dims_of: " << d.size() << " dims"; return ak::dims{0};
+    case 1:
+      return ak::dims{d[0]};
+    case 2:
+      return ak::dims{d[0], d[1]};
+    case 3:
+      return ak::dims{d[0], d[1], d[2]};
+    case 4:
+      return ak::dims{d[0], d[1], d[2], d[3]};
+    case 5:
+      return ak::dims{d[0], d[1], d[2], d[3], d[4]};
+    default:
+      ADD_FAILURE() << "dims_of: " << d.size() << " dims";
+      return ak::dims{0};
   }
 }
 
@@ -66,9 +73,11 @@ buf<R> reference(const ak::view<const T>& dv, std::uint32_t mask, const F& f, co
 }
 
 template <class R>
-::testing::AssertionResult same_array(const ak::array<R>& got, const ak::shape& want_shape, const buf<R>& want) {
+::testing::AssertionResult same_array(const ak::array<R>& got, const ak::shape& want_shape,
+                                      const buf<R>& want) {
   if (got.shape() != want_shape)
-    return ::testing::AssertionFailure() << "shape " << got.shape().to_string() << ", want " << want_shape.to_string();
+    return ::testing::AssertionFailure()
+           << "shape " << got.shape().to_string() << ", want " << want_shape.to_string();
   return same_range(to_buf(got).data(), want.data(), want.size());
 }
 
@@ -95,17 +104,25 @@ TYPED_TEST(ReduceDims, EverySubsetOfEveryShapeAndLayout) {
         ak::shape ws;
         // sum, with and without init
         {
-          const auto want = reference<T>(vs, mask, ak::identity{}, ak::plus{}, std::optional<T>{}, std::optional<T>(T(0)), ws);
+          const auto want = reference<T>(vs, mask, ak::identity{}, ak::plus{}, std::optional<T>{},
+                                         std::optional<T>(T(0)), ws);
           EXPECT_TRUE(same_array(ak::sum(vs, dims_of(d)), ws, want));
           const T init = random_value<T>(r, values::small);
-          const auto want_init = reference<T>(vs, mask, ak::identity{}, ak::plus{}, std::optional<T>(init), std::optional<T>{}, ws);
-          EXPECT_TRUE(same_array(ak::reduce(vs, ak::plus{}, dims_of(d), ak::reduce_options<T>{.init = init}), ws, want_init));
+          const auto want_init = reference<T>(vs, mask, ak::identity{}, ak::plus{},
+                                              std::optional<T>(init), std::optional<T>{}, ws);
+          EXPECT_TRUE(same_array(
+              ak::reduce(vs, ak::plus{}, dims_of(d), ak::reduce_options<T>{.init = init}), ws,
+              want_init));
         }
         // maximum and minimum over any values (NaN propagates)
         {
-          const auto hi = reference<T>(vf, mask, ak::identity{}, ak::maximum_op{}, std::optional<T>{}, ak::neutral_element<T, ak::maximum_op>(), ws);
+          const auto hi =
+              reference<T>(vf, mask, ak::identity{}, ak::maximum_op{}, std::optional<T>{},
+                           ak::neutral_element<T, ak::maximum_op>(), ws);
           EXPECT_TRUE(same_array(ak::maximum(vf, dims_of(d)), ws, hi));
-          const auto lo = reference<T>(vf, mask, ak::identity{}, ak::minimum_op{}, std::optional<T>{}, ak::neutral_element<T, ak::minimum_op>(), ws);
+          const auto lo =
+              reference<T>(vf, mask, ak::identity{}, ak::minimum_op{}, std::optional<T>{},
+                           ak::neutral_element<T, ak::minimum_op>(), ws);
           EXPECT_TRUE(same_array(ak::minimum(vf, dims_of(d)), ws, lo));
         }
         // prod of small values along few elements cannot overflow (|x| <= 8, <= 3 elements...):
@@ -114,7 +131,8 @@ TYPED_TEST(ReduceDims, EverySubsetOfEveryShapeAndLayout) {
         for (std::size_t k = 0; k < e.size(); ++k)
           if ((mask >> k) & 1u) per *= e[k];
         if (per <= 2) {
-          const auto want = reference<T>(vs, mask, ak::identity{}, ak::multiplies{}, std::optional<T>{}, std::optional<T>(T(1)), ws);
+          const auto want = reference<T>(vs, mask, ak::identity{}, ak::multiplies{},
+                                         std::optional<T>{}, std::optional<T>(T(1)), ws);
           EXPECT_TRUE(same_array(ak::prod(vs, dims_of(d)), ws, want));
         }
       }
@@ -138,11 +156,17 @@ TYPED_TEST(ReduceDims, MapreduceEveryShape) {
       const auto d = dims_list(mask, r);
       SCOPED_TRACE(std::string(name_of(l)) + " shape " + shape_string(e) + " " + dims_string(d));
       ak::shape ws;
-      const auto want = reference<double>(v, mask, twice, ak::plus{}, std::optional<double>{}, std::optional<double>(0.0), ws);
+      const auto want = reference<double>(v, mask, twice, ak::plus{}, std::optional<double>{},
+                                          std::optional<double>(0.0), ws);
       EXPECT_TRUE(same_array(ak::mapreduce(v, twice, ak::plus{}, dims_of(d)), ws, want));
-      const auto want_init = reference<double>(v, mask, twice, ak::plus{}, std::optional<double>(0.5), std::optional<double>{}, ws);
-      EXPECT_TRUE(same_array(ak::mapreduce(v, twice, ak::plus{}, dims_of(d), ak::reduce_options<double>{.init = 0.5}), ws, want_init));
-      const auto count = reference<std::int64_t>(v, mask, positive, ak::plus{}, std::optional<std::int64_t>{}, std::optional<std::int64_t>(0), ws);
+      const auto want_init = reference<double>(
+          v, mask, twice, ak::plus{}, std::optional<double>(0.5), std::optional<double>{}, ws);
+      EXPECT_TRUE(same_array(
+          ak::mapreduce(v, twice, ak::plus{}, dims_of(d), ak::reduce_options<double>{.init = 0.5}),
+          ws, want_init));
+      const auto count =
+          reference<std::int64_t>(v, mask, positive, ak::plus{}, std::optional<std::int64_t>{},
+                                  std::optional<std::int64_t>(0), ws);
       EXPECT_TRUE(same_array(ak::mapreduce(v, positive, ak::plus{}, dims_of(d)), ws, count));
     }
   }
@@ -153,27 +177,47 @@ TYPED_TEST(ReduceDims, MapreduceEveryShape) {
 TYPED_TEST(ReduceDims, LargerShapesReachEveryPath) {
   using T = TypeParam;
   AKT_RANDOM(r);
-  const std::vector<std::vector<i64>> shapes = pick<std::vector<std::vector<i64>>>(
-      {{2, 140000}, {140000, 2}, {3, 65537}, {65537, 3}, {300, 1001}, {1001, 300}, {17, 31, 257},
-       {2, 3, 5, 4099}, {4099, 5, 3, 2}, {1, 131073}, {131073, 1}},
-      {{2, 3000}, {3000, 2}, {3, 1025}, {1025, 3}, {30, 101}, {101, 30}, {5, 7, 33},
-       {2, 3, 5, 109}, {109, 5, 3, 2}, {1, 5001}, {5001, 1}});
+  const std::vector<std::vector<i64>> shapes = pick<std::vector<std::vector<i64>>>({{2, 140000},
+                                                                                    {140000, 2},
+                                                                                    {3, 65537},
+                                                                                    {65537, 3},
+                                                                                    {300, 1001},
+                                                                                    {1001, 300},
+                                                                                    {17, 31, 257},
+                                                                                    {2, 3, 5, 4099},
+                                                                                    {4099, 5, 3, 2},
+                                                                                    {1, 131073},
+                                                                                    {131073, 1}},
+                                                                                   {{2, 3000},
+                                                                                    {3000, 2},
+                                                                                    {3, 1025},
+                                                                                    {1025, 3},
+                                                                                    {30, 101},
+                                                                                    {101, 30},
+                                                                                    {5, 7, 33},
+                                                                                    {2, 3, 5, 109},
+                                                                                    {109, 5, 3, 2},
+                                                                                    {1, 5001},
+                                                                                    {5001, 1}});
   for (const auto& e : shapes) {
     for (layout l : {layout::contiguous, r.chance(0.5) ? layout::transposed : layout::strided}) {
       const auto lo = make_layout<T>(e, l, r, values::small);
       const ak::view<const T> v = lo.view;
       // Each single dimension, all of them, and one random subset.
-      std::vector<std::uint32_t> masks{(1u << e.size()) - 1, static_cast<std::uint32_t>(r.between(1, (1 << e.size()) - 1))};
+      std::vector<std::uint32_t> masks{
+          (1u << e.size()) - 1, static_cast<std::uint32_t>(r.between(1, (1 << e.size()) - 1))};
       for (std::size_t k = 0; k < e.size(); ++k) masks.push_back(1u << k);
       for (std::uint32_t mask : masks) {
         const auto d = dims_list(mask, r);
         SCOPED_TRACE(std::string(name_of(l)) + " shape " + shape_string(e) + " " + dims_string(d));
         ak::shape ws;
-        const auto want = reference<T>(v, mask, ak::identity{}, ak::plus{}, std::optional<T>{}, std::optional<T>(T(0)), ws);
+        const auto want = reference<T>(v, mask, ak::identity{}, ak::plus{}, std::optional<T>{},
+                                       std::optional<T>(T(0)), ws);
         EXPECT_TRUE(same_array(ak::sum(v, dims_of(d)), ws, want));
         if (on_sim()) continue;  // cpu tunings only
         const ak::reduce_options<T> odd{.tuning = {.cpu_tasks = 3, .cpu_grain = 1000}};
-        EXPECT_TRUE(same_array(ak::sum(v, dims_of(d), odd), ws, want)) << "cpu_tasks 3, cpu_grain 1000";
+        EXPECT_TRUE(same_array(ak::sum(v, dims_of(d), odd), ws, want))
+            << "cpu_tasks 3, cpu_grain 1000";
       }
     }
   }
@@ -202,11 +246,14 @@ TYPED_TEST(ReduceDims, RandomShapesAndViews) {
     v = v.permute(std::span<const i64>(perm.data(), perm.size()));
     const std::uint32_t mask = static_cast<std::uint32_t>(r.between(1, (1 << rank) - 1));
     const auto d = dims_list(mask, r);
-    SCOPED_TRACE("shape " + v.shape().to_string() + " strides " + v.strides().to_string() + " " + dims_string(d));
+    SCOPED_TRACE("shape " + v.shape().to_string() + " strides " + v.strides().to_string() + " " +
+                 dims_string(d));
     ak::shape ws;
-    const auto want = reference<T>(v, mask, ak::identity{}, ak::plus{}, std::optional<T>{}, std::optional<T>(T(0)), ws);
+    const auto want = reference<T>(v, mask, ak::identity{}, ak::plus{}, std::optional<T>{},
+                                   std::optional<T>(T(0)), ws);
     EXPECT_TRUE(same_array(ak::sum(v, dims_of(d)), ws, want));
-    const auto hi = reference<T>(v, mask, ak::identity{}, ak::maximum_op{}, std::optional<T>{}, ak::neutral_element<T, ak::maximum_op>(), ws);
+    const auto hi = reference<T>(v, mask, ak::identity{}, ak::maximum_op{}, std::optional<T>{},
+                                 ak::neutral_element<T, ak::maximum_op>(), ws);
     EXPECT_TRUE(same_array(ak::maximum(v, dims_of(d)), ws, hi));
   }
 }
@@ -219,30 +266,39 @@ TYPED_TEST_SUITE(ReduceDimsFloat, float_types, dtype_names);
 TYPED_TEST(ReduceDimsFloat, NanStaysInItsOutput) {
   using T = TypeParam;
   AKT_RANDOM(r);
-  for (const std::vector<i64>& e : {std::vector<i64>{5, 7}, std::vector<i64>{64, 33}, std::vector<i64>{3, 4, pick<i64>(70000, 7000)}}) {
+  for (const std::vector<i64>& e : {std::vector<i64>{5, 7}, std::vector<i64>{64, 33},
+                                    std::vector<i64>{3, 4, pick<i64>(70000, 7000)}}) {
     for (std::uint32_t mask = 1; mask < (1u << e.size()); ++mask) {
       buf<T> host(make_shape(e).size());
       for (auto& x : host) {
         x = random_value<T>(r, values::small);
-        if (r.chance(0.001)) x = std::numeric_limits<T>::quiet_NaN();
-        else if (x == 0) x = r.chance(0.5) ? -T(0) : T(0);
+        if (r.chance(0.001))
+          x = std::numeric_limits<T>::quiet_NaN();
+        else if (x == 0)
+          x = r.chance(0.5) ? -T(0) : T(0);
       }
       const ak::array<T> a = to_array(host, make_shape(e));
       const ak::view<const T> v = a.view();
       SCOPED_TRACE("shape " + shape_string(e) + " mask " + std::to_string(mask));
       ak::shape ws;
       const auto d = dims_list(mask, r);
-      EXPECT_TRUE(same_array(ak::maximum(v, dims_of(d)), ws,
-                             reference<T>(v, mask, ak::identity{}, ak::maximum_op{}, std::optional<T>{}, ak::neutral_element<T, ak::maximum_op>(), ws)));
-      EXPECT_TRUE(same_array(ak::minimum(v, dims_of(d)), ws,
-                             reference<T>(v, mask, ak::identity{}, ak::minimum_op{}, std::optional<T>{}, ak::neutral_element<T, ak::minimum_op>(), ws)));
+      EXPECT_TRUE(
+          same_array(ak::maximum(v, dims_of(d)), ws,
+                     reference<T>(v, mask, ak::identity{}, ak::maximum_op{}, std::optional<T>{},
+                                  ak::neutral_element<T, ak::maximum_op>(), ws)));
+      EXPECT_TRUE(
+          same_array(ak::minimum(v, dims_of(d)), ws,
+                     reference<T>(v, mask, ak::identity{}, ak::minimum_op{}, std::optional<T>{},
+                                  ak::neutral_element<T, ak::minimum_op>(), ws)));
       // Sums: NaN where the reference has NaN; the sign of a zero sum is not checked (the
       // library seeds with +0.0 on some paths and with the first element on others, so a sum
       // of -0.0 alone is +0.0 or -0.0 depending on the layout; reported).
       const ak::array<T> sum = ak::sum(v, dims_of(d));
-      const auto want = reference<T>(v, mask, ak::identity{}, ak::plus{}, std::optional<T>{}, std::optional<T>(T(0)), ws);
+      const auto want = reference<T>(v, mask, ak::identity{}, ak::plus{}, std::optional<T>{},
+                                     std::optional<T>(T(0)), ws);
       EXPECT_EQ(sum.shape(), ws);
-      EXPECT_TRUE(same_range(to_buf(sum).data(), want.data(), want.size(), [](T x, T y) { return (x != x && y != y) || x == y; }));
+      EXPECT_TRUE(same_range(to_buf(sum).data(), want.data(), want.size(),
+                             [](T x, T y) { return (x != x && y != y) || x == y; }));
     }
   }
 }
@@ -251,7 +307,8 @@ TYPED_TEST(ReduceDimsFloat, NanStaysInItsOutput) {
 TYPED_TEST(ReduceDimsFloat, SameBitsRunToRun) {
   using T = TypeParam;
   AKT_RANDOM(r);
-  for (const std::vector<i64>& e : pick<std::vector<std::vector<i64>>>({{2, 300000}, {1000, 600}}, {{2, 20000}, {100, 60}})) {
+  for (const std::vector<i64>& e :
+       pick<std::vector<std::vector<i64>>>({{2, 300000}, {1000, 600}}, {{2, 20000}, {100, 60}})) {
     buf<T> host(make_shape(e).size());
     for (auto& x : host) x = static_cast<T>(r.unit() * 100 - 50);
     const ak::array<T> a = to_array(host, make_shape(e));
@@ -259,7 +316,8 @@ TYPED_TEST(ReduceDimsFloat, SameBitsRunToRun) {
       const ak::array<T> first = ak::sum(a, ak::dims{dim});
       for (int k = 0; k < 3; ++k) {
         const ak::array<T> again = ak::sum(a, ak::dims{dim});
-        EXPECT_TRUE(same_range(to_buf(again).data(), to_buf(first).data(), first.size(), [](T x, T y) { return same_bits(x, y); }))
+        EXPECT_TRUE(same_range(to_buf(again).data(), to_buf(first).data(), first.size(),
+                               [](T x, T y) { return same_bits(x, y); }))
             << "shape " << shape_string(e) << " dim " << dim << " run " << k;
       }
     }
@@ -278,9 +336,11 @@ TEST(ReduceDimsBool, LogicalOperatorsEveryShape) {
       const auto d = dims_list(mask, r);
       SCOPED_TRACE(std::string(name_of(l)) + " shape " + shape_string(e) + " " + dims_string(d));
       ak::shape ws;
-      const auto all = reference<bool>(v, mask, ak::identity{}, ak::logical_and{}, std::optional<bool>{}, std::optional<bool>(true), ws);
+      const auto all = reference<bool>(v, mask, ak::identity{}, ak::logical_and{},
+                                       std::optional<bool>{}, std::optional<bool>(true), ws);
       EXPECT_TRUE(same_array(ak::reduce(v, ak::logical_and{}, dims_of(d)), ws, all));
-      const auto any = reference<bool>(v, mask, ak::identity{}, ak::logical_or{}, std::optional<bool>{}, std::optional<bool>(false), ws);
+      const auto any = reference<bool>(v, mask, ak::identity{}, ak::logical_or{},
+                                       std::optional<bool>{}, std::optional<bool>(false), ws);
       EXPECT_TRUE(same_array(ak::reduce(v, ak::logical_or{}, dims_of(d)), ws, any));
     }
   }

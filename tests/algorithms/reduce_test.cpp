@@ -42,7 +42,8 @@ TEST(Operators, MinMaxAndIslessFollowTheFloatOrder) {
   EXPECT_FALSE(ak::isless{}(-nan, nan));
   AKT_RANDOM(r);
   for (int k = 0; k < 1000; ++k) {
-    const auto a = random_value<std::int32_t>(r, values::full), b = random_value<std::int32_t>(r, values::full);
+    const auto a = random_value<std::int32_t>(r, values::full),
+               b = random_value<std::int32_t>(r, values::full);
     EXPECT_EQ(ak::minimum_op{}(a, b), std::min(a, b));
     EXPECT_EQ(ak::maximum_op{}(a, b), std::max(a, b));
   }
@@ -64,11 +65,13 @@ template <class T, class Op>
 void check_reduce(const buf<T>& data, Op op, std::optional<T> init) {
   const auto v = data.view();
   const std::optional<T> neutral = ak::neutral_element<T, Op>();
-  const std::optional<T> want_plain = fold<T>(data.data(), data.size(), ak::identity{}, op, neutral);
+  const std::optional<T> want_plain =
+      fold<T>(data.data(), data.size(), ak::identity{}, op, neutral);
   EXPECT_TRUE(same_value(ak::reduce(v, op), *want_plain)) << "without init";
   if (init) {
     const T got = ak::reduce(v, op, ak::reduce_options<T>{.init = *init});
-    const std::optional<T> r = fold<T>(data.data(), data.size(), ak::identity{}, op, std::optional<T>{});
+    const std::optional<T> r =
+        fold<T>(data.data(), data.size(), ak::identity{}, op, std::optional<T>{});
     const T want = r ? static_cast<T>(op(*init, *r)) : *init;
     EXPECT_TRUE(same_value(got, want)) << "with init " << show(*init);
   }
@@ -125,8 +128,10 @@ TYPED_TEST(ReduceWhole, MinimumMaximumEverySizeAndPattern) {
         EXPECT_TRUE(same_value(ak::maximum(data.view()), *hi));
         // Against the std algorithms where there is no NaN (std::min_element knows no NaN order).
         if (std::none_of(data.begin(), data.end(), [](T x) { return x != x; })) {
-          EXPECT_TRUE(same_value(ak::minimum(data.view()), *std::min_element(data.begin(), data.end(), ak::isless{})));
-          EXPECT_TRUE(same_value(ak::maximum(data.view()), *std::max_element(data.begin(), data.end(), ak::isless{})));
+          EXPECT_TRUE(same_value(ak::minimum(data.view()),
+                                 *std::min_element(data.begin(), data.end(), ak::isless{})));
+          EXPECT_TRUE(same_value(ak::maximum(data.view()),
+                                 *std::max_element(data.begin(), data.end(), ak::isless{})));
         }
       }
     }
@@ -190,7 +195,8 @@ TYPED_TEST(ReduceWhole, BitwiseAndLogicalOperators) {
     if constexpr (std::is_integral_v<T>) {
       // Mostly-ones data so that and/or do not saturate at once.
       buf<T> data = make_data<T>(n, pattern::random, r);
-      for (auto& x : data) x = static_cast<T>(x | static_cast<T>(r.bits()) | static_cast<T>(r.bits()));
+      for (auto& x : data)
+        x = static_cast<T>(x | static_cast<T>(r.bits()) | static_cast<T>(r.bits()));
       check_reduce(data, ak::bit_and{}, std::optional<T>(random_value<T>(r, values::full)));
       check_reduce(data, ak::bit_or{}, std::optional<T>(random_value<T>(r, values::full)));
       check_reduce(data, ak::bit_xor{}, std::optional<T>(random_value<T>(r, values::full)));
@@ -216,7 +222,9 @@ TEST(ReduceWhole, BitwiseOperatorOnFloatsIsAnArgumentError) {
 // init of another type than the elements: the template path, no wrapping in the element type.
 TYPED_TEST(ReduceWhole, InitOfAWiderType) {
   using T = TypeParam;
-  using W = std::conditional_t<is_float_v<T>, double, std::conditional_t<std::is_signed_v<T>, std::int64_t, std::uint64_t>>;
+  using W =
+      std::conditional_t<is_float_v<T>, double,
+                         std::conditional_t<std::is_signed_v<T>, std::int64_t, std::uint64_t>>;
   AKT_SKIP_UNLESS_TYPE_ON_TARGET(W);
   AKT_RANDOM(r);
   for (i64 n : {i64{0}, i64{1}, i64{100}, i64{65537}, big_size}) {
@@ -248,7 +256,8 @@ TYPED_TEST(ReduceFloat, SumOfArbitraryFloatsWithinTolerance) {
         want += static_cast<double>(x);
       }
       const double eps = std::numeric_limits<T>::epsilon();
-      EXPECT_NEAR(static_cast<double>(ak::sum(data.view())), want, 2 * eps * mag * std::log2(static_cast<double>(n) + 1) + eps * mag);
+      EXPECT_NEAR(static_cast<double>(ak::sum(data.view())), want,
+                  2 * eps * mag * std::log2(static_cast<double>(n) + 1) + eps * mag);
     }
   }
 }
@@ -259,17 +268,25 @@ TYPED_TEST(ReduceWhole, MapreduceEverySize) {
   AKT_RANDOM(r);
   AKT_SKIP_UNLESS_TYPE_ON_TARGET(double);
   const auto square = [](T x) { return static_cast<double>(x) * static_cast<double>(x); };
-  const auto is_odd = [](T x) { return static_cast<std::int64_t>(static_cast<std::int64_t>(x) % 2 != 0); };
+  const auto is_odd = [](T x) {
+    return static_cast<std::int64_t>(static_cast<std::int64_t>(x) % 2 != 0);
+  };
   for (i64 n : all_sizes()) {
     SCOPED_TRACE("n = " + std::to_string(n));
     const buf<T> data = make_data<T>(n, pattern::random, r, values::small);
-    const double want = fold<double>(data.data(), n, square, ak::plus{}, std::optional<double>(0.0)).value();
+    const double want =
+        fold<double>(data.data(), n, square, ak::plus{}, std::optional<double>(0.0)).value();
     EXPECT_EQ(ak::mapreduce(data.view(), square, ak::plus{}), want);
-    EXPECT_EQ(ak::mapreduce(data.view(), square, ak::plus{}, ak::reduce_options<double>{.init = 1.5}), want + 1.5);
-    const auto odd = fold<std::int64_t>(data.data(), n, is_odd, ak::plus{}, std::optional<std::int64_t>(0)).value();
+    EXPECT_EQ(
+        ak::mapreduce(data.view(), square, ak::plus{}, ak::reduce_options<double>{.init = 1.5}),
+        want + 1.5);
+    const auto odd =
+        fold<std::int64_t>(data.data(), n, is_odd, ak::plus{}, std::optional<std::int64_t>(0))
+            .value();
     EXPECT_EQ(ak::mapreduce(data.view(), is_odd, ak::plus{}), odd);
     if (n > 0) {
-      const double hi = fold<double>(data.data(), n, square, ak::maximum_op{}, std::optional<double>{}).value();
+      const double hi =
+          fold<double>(data.data(), n, square, ak::maximum_op{}, std::optional<double>{}).value();
       EXPECT_EQ(ak::mapreduce(data.view(), square, ak::maximum_op{}), hi);
     }
   }
@@ -279,7 +296,8 @@ TYPED_TEST(ReduceWhole, MapreduceEverySize) {
 TYPED_TEST(ReduceWhole, PerCallTuningsMoveChunkBorders) {
   using T = TypeParam;
   AKT_RANDOM(r);
-  for (i64 n : pick<std::vector<i64>>({1, 63, 64, 65, 1000, 4097, 65537}, {1, 63, 64, 65, 1000, 4097})) {
+  for (i64 n :
+       pick<std::vector<i64>>({1, 63, 64, 65, 1000, 4097, 65537}, {1, 63, 64, 65, 1000, 4097})) {
     const buf<T> data = make_data<T>(n, pattern::random, r, values::small);
     const T want = *fold<T>(data.data(), n, ak::identity{}, ak::plus{}, std::optional<T>{});
     for (i64 tasks : {0, 1, 3, 7, 64})
@@ -301,12 +319,15 @@ TYPED_TEST(ReduceWhole, NonContiguousViews) {
     const buf<T> data = make_data<T>(2 * n + 1, pattern::random, r, values::small);
     const ak::view<const T> all = data.view();
     for (const ak::view<const T>& v : {all.slice(0, 0, 2 * n, 2), all.slice(0, 1, 2 * n + 1, -1),
-                                        all.slice(0, 1, 2 * n + 1, -2)}) {
+                                       all.slice(0, 1, 2 * n + 1, -2)}) {
       const buf<T> g = gather(v);
-      const T want = g.size() == 0 ? T(0) : *fold<T>(g.data(), g.size(), ak::identity{}, ak::plus{}, std::optional<T>{});
+      const T want = g.size() == 0 ? T(0)
+                                   : *fold<T>(g.data(), g.size(), ak::identity{}, ak::plus{},
+                                              std::optional<T>{});
       EXPECT_TRUE(same_value(ak::sum(v), want));
       if (g.size() > 0) {
-        EXPECT_TRUE(same_value(ak::maximum(v), *fold<T>(g.data(), g.size(), ak::identity{}, ak::maximum_op{}, std::optional<T>{})));
+        EXPECT_TRUE(same_value(ak::maximum(v), *fold<T>(g.data(), g.size(), ak::identity{},
+                                                        ak::maximum_op{}, std::optional<T>{})));
       }
     }
     // A 2-d view: every other column of an (n, 3) matrix, transposed.
@@ -314,7 +335,9 @@ TYPED_TEST(ReduceWhole, NonContiguousViews) {
     const ak::view<const T> mv = m.view().reshape(ak::shape{n, 3});
     const ak::view<const T> t = mv.slice(1, 0, 3, 2).transpose();
     const buf<T> g = gather(t);
-    EXPECT_TRUE(same_value(ak::sum(t), g.size() == 0 ? T(0) : *fold<T>(g.data(), g.size(), ak::identity{}, ak::plus{}, std::optional<T>{})));
+    EXPECT_TRUE(same_value(ak::sum(t), g.size() == 0 ? T(0)
+                                                     : *fold<T>(g.data(), g.size(), ak::identity{},
+                                                                ak::plus{}, std::optional<T>{})));
   }
 }
 
@@ -360,8 +383,10 @@ TEST(ReduceBool, LogicalAndBitwiseOperators) {
         EXPECT_EQ(ak::reduce(d->view(), ak::bit_and{}), all_true);
         EXPECT_EQ(ak::reduce(d->view(), ak::bit_or{}), any_true);
         EXPECT_EQ(ak::reduce(d->view(), ak::bit_xor{}), parity);
-        EXPECT_EQ(ak::reduce(d->view(), ak::logical_and{}, ak::reduce_options<bool>{.init = false}), false);
-        EXPECT_EQ(ak::reduce(d->view(), ak::logical_or{}, ak::reduce_options<bool>{.init = true}), true);
+        EXPECT_EQ(ak::reduce(d->view(), ak::logical_and{}, ak::reduce_options<bool>{.init = false}),
+                  false);
+        EXPECT_EQ(ak::reduce(d->view(), ak::logical_or{}, ak::reduce_options<bool>{.init = true}),
+                  true);
         EXPECT_EQ(ak::count(d->view()), std::count(d->begin(), d->end(), true));
         EXPECT_EQ(ak::any(d->view()), any_true);
         EXPECT_EQ(ak::all(d->view()), all_true);
@@ -436,12 +461,14 @@ TYPED_TEST(Predicates, SingleHitAtEveryBorder) {
       SCOPED_TRACE("n = " + std::to_string(n) + ", grain " + std::to_string(grain));
       const auto nonzero = [](const T& x) { return static_cast<bool>(x); };
       EXPECT_FALSE(ak::any(data.view(), nonzero, o));
-      EXPECT_TRUE(ak::all(data.view(), [](const T& x) { return !x; }, o));
+      EXPECT_TRUE(ak::all(
+          data.view(), [](const T& x) { return !x; }, o));
       for (i64 at : positions) {
         SCOPED_TRACE("hit at " + std::to_string(at));
         data[at] = T(1);
         EXPECT_TRUE(ak::any(data.view(), nonzero, o));
-        EXPECT_FALSE(ak::all(data.view(), [](const T& x) { return !x; }, o));
+        EXPECT_FALSE(ak::all(
+            data.view(), [](const T& x) { return !x; }, o));
         EXPECT_EQ(ak::count(data.view()), 1);
         data[at] = T(0);
       }

@@ -29,9 +29,12 @@ buf<T> make_queries(const buf<T>& sorted, i64 count, rng& r) {
   const auto special = special_values<T>();
   for (auto& x : q) {
     const double u = r.unit();
-    if (u < 0.4 && sorted.size() > 0) x = sorted[r.between(0, sorted.size() - 1)];
-    else if (u < 0.5) x = special[r.index(special.size())];
-    else x = random_value<T>(r, values::full);
+    if (u < 0.4 && sorted.size() > 0)
+      x = sorted[r.between(0, sorted.size() - 1)];
+    else if (u < 0.5)
+      x = special[r.index(special.size())];
+    else
+      x = random_value<T>(r, values::full);
   }
   return q;
 }
@@ -49,14 +52,20 @@ TYPED_TEST(Search, EverySizeBothDirections) {
     for (bool rev : {false, true})
       for (pattern p : {pattern::random, pattern::few, pattern::special, pattern::equal}) {
         SCOPED_TRACE("n = " + std::to_string(n) + ", pattern " + name_of(p) + (rev ? ", rev" : ""));
-        const auto less = [rev](const T& a, const T& b) { return rev ? ak::isless{}(b, a) : ak::isless{}(a, b); };
+        const auto less = [rev](const T& a, const T& b) {
+          return rev ? ak::isless{}(b, a) : ak::isless{}(a, b);
+        };
         buf<T> sorted = make_data<T>(n, p, r);
         std::sort(sorted.begin(), sorted.end(), less);
         const i64 count = n < 300 ? 300 : r.chance(0.5) ? 4097 : 8193;
         const buf<T> q = make_queries(sorted, count, r);
         const ak::search_options<> o{.rev = rev};
-        EXPECT_TRUE(same_elements(ak::searchsortedfirst(sorted.view(), q.view(), o), lower(sorted, q, less))) << "first";
-        EXPECT_TRUE(same_elements(ak::searchsortedlast(sorted.view(), q.view(), o), upper_minus_one(sorted, q, less))) << "last";
+        EXPECT_TRUE(same_elements(ak::searchsortedfirst(sorted.view(), q.view(), o),
+                                  lower(sorted, q, less)))
+            << "first";
+        EXPECT_TRUE(same_elements(ak::searchsortedlast(sorted.view(), q.view(), o),
+                                  upper_minus_one(sorted, q, less)))
+            << "last";
       }
 }
 
@@ -81,10 +90,13 @@ TYPED_TEST(Search, ViewsAndShapes) {
       const buf<T> qg = gather(q);
       const ak::array<i64> f = ak::searchsortedfirst(every_other, q);
       EXPECT_EQ(f.shape(), q.shape());
-      EXPECT_TRUE(same_elements(f, lower(ev, qg, asc))) << "strided sorted, shape " << q.shape().to_string();
-      const ak::array<i64> l = ak::searchsortedlast(descending, q, ak::search_options<>{.rev = true});
+      EXPECT_TRUE(same_elements(f, lower(ev, qg, asc)))
+          << "strided sorted, shape " << q.shape().to_string();
+      const ak::array<i64> l =
+          ak::searchsortedlast(descending, q, ak::search_options<>{.rev = true});
       EXPECT_EQ(l.shape(), q.shape());
-      EXPECT_TRUE(same_elements(l, upper_minus_one(de, qg, desc))) << "reversed sorted, shape " << q.shape().to_string();
+      EXPECT_TRUE(same_elements(l, upper_minus_one(de, qg, desc)))
+          << "reversed sorted, shape " << q.shape().to_string();
     }
     // A rank-0 query gives a rank-0 result.
     const T q0 = qflat.size() > 0 ? qflat[0] : T(0);
@@ -105,7 +117,10 @@ TYPED_TEST(Search, PerCallGrains) {
   const auto want = lower(sorted, q, ak::isless{});
   for (i64 grain : {1, 7, 4096, 100000}) {
     SCOPED_TRACE("cpu_grain = " + std::to_string(grain));
-    EXPECT_TRUE(same_elements(ak::searchsortedfirst(sorted.view(), q.view(), ak::search_options<>{.tuning = {.cpu_grain = grain}}), want));
+    EXPECT_TRUE(
+        same_elements(ak::searchsortedfirst(sorted.view(), q.view(),
+                                            ak::search_options<>{.tuning = {.cpu_grain = grain}}),
+                      want));
   }
 }
 
@@ -124,23 +139,35 @@ TYPED_TEST(SearchCustomOrder, ByAndLt) {
       SCOPED_TRACE("n = " + std::to_string(n) + (rev ? ", rev" : ""));
       // by only
       {
-        const auto less = [&](const T& a, const T& b) { return rev ? ak::isless{}(coarse(b), coarse(a)) : ak::isless{}(coarse(a), coarse(b)); };
+        const auto less = [&](const T& a, const T& b) {
+          return rev ? ak::isless{}(coarse(b), coarse(a)) : ak::isless{}(coarse(a), coarse(b));
+        };
         buf<T> sorted = make_data<T>(n, pattern::random, r);
         std::stable_sort(sorted.begin(), sorted.end(), less);
         const buf<T> q = make_queries(sorted, 2000, r);
         const ak::search_options o{.by = coarse, .rev = rev};
-        EXPECT_TRUE(same_elements(ak::searchsortedfirst(sorted.view(), q.view(), o), lower(sorted, q, less))) << "by, first";
-        EXPECT_TRUE(same_elements(ak::searchsortedlast(sorted.view(), q.view(), o), upper_minus_one(sorted, q, less))) << "by, last";
+        EXPECT_TRUE(same_elements(ak::searchsortedfirst(sorted.view(), q.view(), o),
+                                  lower(sorted, q, less)))
+            << "by, first";
+        EXPECT_TRUE(same_elements(ak::searchsortedlast(sorted.view(), q.view(), o),
+                                  upper_minus_one(sorted, q, less)))
+            << "by, last";
       }
       // by and lt
       {
-        const auto less = [&](const T& a, const T& b) { return rev ? greater(coarse(b), coarse(a)) : greater(coarse(a), coarse(b)); };
+        const auto less = [&](const T& a, const T& b) {
+          return rev ? greater(coarse(b), coarse(a)) : greater(coarse(a), coarse(b));
+        };
         buf<T> sorted = make_data<T>(n, pattern::few, r);
         std::stable_sort(sorted.begin(), sorted.end(), less);
         const buf<T> q = make_queries(sorted, 2000, r);
         const ak::search_options o{.by = coarse, .lt = greater, .rev = rev};
-        EXPECT_TRUE(same_elements(ak::searchsortedfirst(sorted.view(), q.view(), o), lower(sorted, q, less))) << "by and lt, first";
-        EXPECT_TRUE(same_elements(ak::searchsortedlast(sorted.view(), q.view(), o), upper_minus_one(sorted, q, less))) << "by and lt, last";
+        EXPECT_TRUE(same_elements(ak::searchsortedfirst(sorted.view(), q.view(), o),
+                                  lower(sorted, q, less)))
+            << "by and lt, first";
+        EXPECT_TRUE(same_elements(ak::searchsortedlast(sorted.view(), q.view(), o),
+                                  upper_minus_one(sorted, q, less)))
+            << "by and lt, last";
       }
     }
 }
@@ -153,10 +180,16 @@ TYPED_TEST(Search, AfterAkSort) {
     const buf<T> data = make_data<T>(pick<i64>(65537, big_size), pattern::random, r);
     const ak::array<T> sorted = ak::sort(data.view(), ak::sort_options<>{.rev = rev});
     const buf<T> q = make_queries(data, 5000, r);
-    const auto less = [rev](const T& a, const T& b) { return rev ? ak::isless{}(b, a) : ak::isless{}(a, b); };
+    const auto less = [rev](const T& a, const T& b) {
+      return rev ? ak::isless{}(b, a) : ak::isless{}(a, b);
+    };
     const ak::search_options<> o{.rev = rev};
-    EXPECT_TRUE(same_elements(ak::searchsortedfirst(sorted, q.view(), o), lower(to_buf(sorted), q, less))) << (rev ? "rev" : "");
-    EXPECT_TRUE(same_elements(ak::searchsortedlast(sorted, q.view(), o), upper_minus_one(to_buf(sorted), q, less))) << (rev ? "rev" : "");
+    EXPECT_TRUE(
+        same_elements(ak::searchsortedfirst(sorted, q.view(), o), lower(to_buf(sorted), q, less)))
+        << (rev ? "rev" : "");
+    EXPECT_TRUE(same_elements(ak::searchsortedlast(sorted, q.view(), o),
+                              upper_minus_one(to_buf(sorted), q, less)))
+        << (rev ? "rev" : "");
   }
 }
 

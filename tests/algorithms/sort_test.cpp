@@ -45,7 +45,8 @@ template <class T>
     std::sort(out.begin(), out.end());
     return out;
   };
-  if (a.size() != b.size()) return ::testing::AssertionFailure() << "sizes " << a.size() << " and " << b.size();
+  if (a.size() != b.size())
+    return ::testing::AssertionFailure() << "sizes " << a.size() << " and " << b.size();
   const buf<U> x = bits_sorted(a), y = bits_sorted(b);
   if (std::equal(x.begin(), x.end(), y.begin())) return ::testing::AssertionSuccess();
   return ::testing::AssertionFailure() << "not a permutation of the input";
@@ -63,7 +64,8 @@ buf<T> permuted(const buf<T>& data, const buf<i64>& perm) {
 // the same multiset of bit patterns as the input (no NaN payload lost or invented).
 template <class T>
 ::testing::AssertionResult sorted_like(const buf<T>& got, const buf<T>& want_stable) {
-  auto r = same_range(got.data(), want_stable.data(), got.size(), [](const T& a, const T& b) { return equivalent(a, b); });
+  auto r = same_range(got.data(), want_stable.data(), got.size(),
+                      [](const T& a, const T& b) { return equivalent(a, b); });
   if (!r) return r;
   return same_multiset(got, want_stable);
 }
@@ -73,21 +75,30 @@ template <class T>
 enum class alg { auto_, radix, merge, sample, sample_unstable };
 const char* name_of(alg a) {
   switch (a) {
-    case alg::auto_: return "auto_alg";
-    case alg::radix: return "radix_sort";
-    case alg::merge: return "merge_sort";
-    case alg::sample: return "sample_sort";
-    case alg::sample_unstable: return "sample_sort, .stable = false";
+    case alg::auto_:
+      return "auto_alg";
+    case alg::radix:
+      return "radix_sort";
+    case alg::merge:
+      return "merge_sort";
+    case alg::sample:
+      return "sample_sort";
+    case alg::sample_unstable:
+      return "sample_sort, .stable = false";
   }
   return "?";
 }
 ak::sort_alg alg_value(alg a) {
   switch (a) {
-    case alg::auto_: return ak::auto_alg{};
-    case alg::radix: return ak::radix_sort{};
-    case alg::merge: return ak::merge_sort{};
+    case alg::auto_:
+      return ak::auto_alg{};
+    case alg::radix:
+      return ak::radix_sort{};
+    case alg::merge:
+      return ak::merge_sort{};
     case alg::sample:
-    case alg::sample_unstable: return ak::sample_sort{};
+    case alg::sample_unstable:
+      return ak::sample_sort{};
   }
   return ak::auto_alg{};
 }
@@ -104,7 +115,9 @@ bool on_target(const ak::sort_alg& a, bool by = false) {
     return !by && (r->radix_digit_bits == ak::unset || r->radix_digit_bits <= 8);
   return true;
 }
-bool on_target(alg a) { return on_target(alg_value(a)); }
+bool on_target(alg a) {
+  return on_target(alg_value(a));
+}
 
 // Where the device cannot run the algorithm value, every call is a capability_error that leaves
 // the data as it was.
@@ -117,9 +130,11 @@ void expect_rejected(buf<T>& data, const ak::sort_options<By, Lt>& o) {
   buf<i64> values(data.size(), 7);
   EXPECT_THROW(ak::sort_by_key(data.view(), values.view(), o), ak::capability_error);
   EXPECT_TRUE(data.size() == 0 ||
-              std::memcmp(data.data(), before.data(), static_cast<std::size_t>(data.size()) * sizeof(T)) == 0)
+              std::memcmp(data.data(), before.data(),
+                          static_cast<std::size_t>(data.size()) * sizeof(T)) == 0)
       << "a rejected call changed its input";
-  EXPECT_TRUE(same_elements(values, buf<i64>(data.size(), 7))) << "a rejected call changed the values";
+  EXPECT_TRUE(same_elements(values, buf<i64>(data.size(), 7)))
+      << "a rejected call changed the values";
 }
 
 // Where the device cannot run `a`: checks that every sort call rejects it (expect_rejected) at a
@@ -147,7 +162,8 @@ std::vector<sort_case> sort_cases(bool big, rng& r, bool few = false) {
     for (i64 n : {0, 1, 31, 4097}) out.push_back({n, pattern::random, n % 2 == 1});
     return out;
   }
-  if (on_sim()) {  // tiny sizes in both directions, every pattern at two sizes (rev alternating), one larger case
+  if (on_sim()) {  // tiny sizes in both directions, every pattern at two sizes (rev alternating),
+                   // one larger case
     for (i64 n : {0, 1, 2, 31})
       for (bool rev : {false, true}) out.push_back({n, pattern::random, rev});
     for (i64 n : {257, 4097})
@@ -160,13 +176,17 @@ std::vector<sort_case> sort_cases(bool big, rng& r, bool few = false) {
     for (pattern p : all_patterns)
       for (bool rev : {false, true}) out.push_back({n, p, rev});
   for (std::size_t k = 0; k < grain_sizes.size(); ++k)
-    out.push_back({grain_sizes[k], k % 2 == 0 ? pattern::random : all_patterns[1 + k / 2 % (all_patterns.size() - 1)], r.chance(0.5)});
+    out.push_back(
+        {grain_sizes[k],
+         k % 2 == 0 ? pattern::random : all_patterns[1 + k / 2 % (all_patterns.size() - 1)],
+         r.chance(0.5)});
   if (big) out.push_back({big_size, pattern::random, r.chance(0.5)});
   return out;
 }
 
 std::string case_name(alg a, const sort_case& c) {
-  return std::string(name_of(a)) + ", n = " + std::to_string(c.n) + ", pattern " + name_of(c.p) + (c.rev ? ", rev" : "");
+  return std::string(name_of(a)) + ", n = " + std::to_string(c.n) + ", pattern " + name_of(c.p) +
+         (c.rev ? ", rev" : "");
 }
 
 template <class T>
@@ -261,8 +281,10 @@ void check_sort_by_key(alg a) {
     i64 bad = -1;
     for (i64 i = 0; i < c.n && bad < 0; ++i) {
       const i64 j = values[i];
-      if (j < 0 || j >= c.n || seen[j] || !same_bits(original[j], keys[i])) bad = i;
-      else seen[j] = true;
+      if (j < 0 || j >= c.n || seen[j] || !same_bits(original[j], keys[i]))
+        bad = i;
+      else
+        seen[j] = true;
     }
     EXPECT_EQ(bad, -1) << "the value at " << bad << " left its key";
   }
@@ -272,23 +294,53 @@ template <class T>
 class Sort : public typed_test<T> {};
 TYPED_TEST_SUITE(Sort, all_types, dtype_names);
 
-TYPED_TEST(Sort, AutoAlg) { check_sort<TypeParam>(alg::auto_); }
-TYPED_TEST(Sort, RadixSort) { check_sort<TypeParam>(alg::radix); }
-TYPED_TEST(Sort, MergeSort) { check_sort<TypeParam>(alg::merge); }
-TYPED_TEST(Sort, SampleSort) { check_sort<TypeParam>(alg::sample); }
-TYPED_TEST(Sort, SampleSortUnstable) { check_sort<TypeParam>(alg::sample_unstable); }
+TYPED_TEST(Sort, AutoAlg) {
+  check_sort<TypeParam>(alg::auto_);
+}
+TYPED_TEST(Sort, RadixSort) {
+  check_sort<TypeParam>(alg::radix);
+}
+TYPED_TEST(Sort, MergeSort) {
+  check_sort<TypeParam>(alg::merge);
+}
+TYPED_TEST(Sort, SampleSort) {
+  check_sort<TypeParam>(alg::sample);
+}
+TYPED_TEST(Sort, SampleSortUnstable) {
+  check_sort<TypeParam>(alg::sample_unstable);
+}
 
-TYPED_TEST(Sort, SortpermAutoAlg) { check_sortperm<TypeParam>(alg::auto_); }
-TYPED_TEST(Sort, SortpermRadixSort) { check_sortperm<TypeParam>(alg::radix); }
-TYPED_TEST(Sort, SortpermMergeSort) { check_sortperm<TypeParam>(alg::merge); }
-TYPED_TEST(Sort, SortpermSampleSort) { check_sortperm<TypeParam>(alg::sample); }
-TYPED_TEST(Sort, SortpermSampleSortUnstable) { check_sortperm<TypeParam>(alg::sample_unstable); }
+TYPED_TEST(Sort, SortpermAutoAlg) {
+  check_sortperm<TypeParam>(alg::auto_);
+}
+TYPED_TEST(Sort, SortpermRadixSort) {
+  check_sortperm<TypeParam>(alg::radix);
+}
+TYPED_TEST(Sort, SortpermMergeSort) {
+  check_sortperm<TypeParam>(alg::merge);
+}
+TYPED_TEST(Sort, SortpermSampleSort) {
+  check_sortperm<TypeParam>(alg::sample);
+}
+TYPED_TEST(Sort, SortpermSampleSortUnstable) {
+  check_sortperm<TypeParam>(alg::sample_unstable);
+}
 
-TYPED_TEST(Sort, SortByKeyAutoAlg) { check_sort_by_key<TypeParam>(alg::auto_); }
-TYPED_TEST(Sort, SortByKeyRadixSort) { check_sort_by_key<TypeParam>(alg::radix); }
-TYPED_TEST(Sort, SortByKeyMergeSort) { check_sort_by_key<TypeParam>(alg::merge); }
-TYPED_TEST(Sort, SortByKeySampleSort) { check_sort_by_key<TypeParam>(alg::sample); }
-TYPED_TEST(Sort, SortByKeySampleSortUnstable) { check_sort_by_key<TypeParam>(alg::sample_unstable); }
+TYPED_TEST(Sort, SortByKeyAutoAlg) {
+  check_sort_by_key<TypeParam>(alg::auto_);
+}
+TYPED_TEST(Sort, SortByKeyRadixSort) {
+  check_sort_by_key<TypeParam>(alg::radix);
+}
+TYPED_TEST(Sort, SortByKeyMergeSort) {
+  check_sort_by_key<TypeParam>(alg::merge);
+}
+TYPED_TEST(Sort, SortByKeySampleSort) {
+  check_sort_by_key<TypeParam>(alg::sample);
+}
+TYPED_TEST(Sort, SortByKeySampleSortUnstable) {
+  check_sort_by_key<TypeParam>(alg::sample_unstable);
+}
 
 // Stability seen directly: many equal keys, values in input order within each run of equal
 // keys, in both directions, for the stable algorithms.
@@ -306,7 +358,9 @@ TYPED_TEST(Sort, EqualKeysKeepTheirOrder) {
         ak::sort_by_key(keys.view(), values.view(), options(a, rev));
         i64 bad = -1;
         for (i64 i = 0; i + 1 < n && bad < 0; ++i)
-          if (order{rev}(keys[i + 1], keys[i]) || (equivalent(keys[i], keys[i + 1]) && values[i] > values[i + 1])) bad = i;
+          if (order{rev}(keys[i + 1], keys[i]) ||
+              (equivalent(keys[i], keys[i + 1]) && values[i] > values[i + 1]))
+            bad = i;
         EXPECT_EQ(bad, -1) << "out of order or unstable at " << bad;
         const buf<i64> perm = to_buf(ak::sortperm(keys.view(), options(a, rev)));
         // keys are sorted now: the stable permutation of sorted keys is the identity.
@@ -328,13 +382,14 @@ TYPED_TEST(SortFloat, NanLastAndNegativeZeroFirst) {
   using T = TypeParam;
   using L = std::numeric_limits<T>;
   AKT_RANDOM(r);
-  const std::vector<T> ladder{-L::infinity(), L::lowest(), T(-1), -L::denorm_min(), -T(0), T(0),
-                              L::denorm_min(), T(1), L::max(), L::infinity()};
+  const std::vector<T> ladder{-L::infinity(),  L::lowest(), T(-1),    -L::denorm_min(), -T(0), T(0),
+                              L::denorm_min(), T(1),        L::max(), L::infinity()};
   for (alg a : {alg::auto_, alg::radix, alg::merge, alg::sample})
     for (bool rev : {false, true})
       for (i64 copies : pick<std::vector<i64>>({1, 3, 5000}, {1, 3, 500})) {
         if (!on_target(a)) continue;
-        SCOPED_TRACE(std::string(name_of(a)) + (rev ? ", rev" : "") + ", copies " + std::to_string(copies));
+        SCOPED_TRACE(std::string(name_of(a)) + (rev ? ", rev" : "") + ", copies " +
+                     std::to_string(copies));
         buf<T> data(0);
         std::vector<T> all;
         for (i64 c = 0; c < copies; ++c) {
@@ -376,7 +431,8 @@ TYPED_TEST(Sort, NonContiguousViews) {
       for (layout l : {layout::strided, layout::reversed}) {
         if (!on_target(a)) continue;
         const bool rev = r.chance(0.5);
-        SCOPED_TRACE(std::string(name_of(a)) + ", n = " + std::to_string(n) + ", " + name_of(l) + (rev ? ", rev" : ""));
+        SCOPED_TRACE(std::string(name_of(a)) + ", n = " + std::to_string(n) + ", " + name_of(l) +
+                     (rev ? ", rev" : ""));
         auto lo = make_layout<T>({n}, l, r);
         const buf<T> elements = gather(lo.view);
         const buf<T> want = stable_reference(elements, rev);
@@ -403,7 +459,8 @@ TYPED_TEST(Sort, NonContiguousViews) {
         EXPECT_TRUE(outside_untouched(keys));
         EXPECT_TRUE(outside_untouched(values));
         if (a != alg::sample_unstable) {
-          EXPECT_TRUE(same_bits_elements(gather(keys.view), stable_reference(k0, rev))) << "strided keys";
+          EXPECT_TRUE(same_bits_elements(gather(keys.view), stable_reference(k0, rev)))
+              << "strided keys";
           const buf<i64> p = stable_permutation(k0, rev);
           buf<i64> want_values(n);
           for (i64 i = 0; i < n; ++i) want_values[i] = v0[p[i]];
@@ -424,7 +481,8 @@ TYPED_TEST(Sort, TempStorageReuse) {
       std::vector<std::byte> storage(need + 1);
       for (std::size_t shift : {std::size_t{0}, std::size_t{1}})
         for (int use = 0; use < 2; ++use) {
-          SCOPED_TRACE(std::string(name_of(a)) + ", n = " + std::to_string(n) + ", offset " + std::to_string(shift) + ", use " + std::to_string(use));
+          SCOPED_TRACE(std::string(name_of(a)) + ", n = " + std::to_string(n) + ", offset " +
+                       std::to_string(shift) + ", use " + std::to_string(use));
           const bool rev = r.chance(0.5);
           ak::sort_options<> o = options(a, rev);
           o.temp = ak::temp_storage(storage.data() + shift, need);
@@ -460,9 +518,12 @@ TYPED_TEST(Sort, PerCallTuningsAndThreadCounts) {
   using T = TypeParam;
   AKT_RANDOM(r);
   const std::vector<ak::sort_alg> algs{
-      ak::radix_sort{.radix_digit_bits = 1},  ak::radix_sort{.radix_digit_bits = 3},
-      ak::radix_sort{.radix_digit_bits = 11}, ak::radix_sort{.radix_digit_bits = 16, .cpu_grain = 1000},
-      ak::merge_sort{.cpu_grain = 1},         ak::merge_sort{.cpu_grain = 1000},
+      ak::radix_sort{.radix_digit_bits = 1},
+      ak::radix_sort{.radix_digit_bits = 3},
+      ak::radix_sort{.radix_digit_bits = 11},
+      ak::radix_sort{.radix_digit_bits = 16, .cpu_grain = 1000},
+      ak::merge_sort{.cpu_grain = 1},
+      ak::merge_sort{.cpu_grain = 1000},
       ak::sample_sort{.sample_oversampling = 1, .cpu_grain = 100},
       ak::sample_sort{.sample_oversampling = 64, .cpu_grain = 5000}};
   for (i64 threads : pick<std::vector<i64>>({1, 5}, {1}))  // sim: no cpu threads involved
@@ -476,9 +537,11 @@ TYPED_TEST(Sort, PerCallTuningsAndThreadCounts) {
           expect_rejected(data, ak::sort_options<>{.rev = rev, .stable = stable, .alg = algs[k]});
           continue;
         }
-        const pattern p = r.chance(0.5) ? pattern::random : all_patterns[r.index(all_patterns.size())];
-        SCOPED_TRACE("threads " + std::to_string(threads) + ", algorithm " + std::to_string(k) + ", n = " +
-                     std::to_string(n) + ", pattern " + name_of(p) + (rev ? ", rev" : ""));
+        const pattern p =
+            r.chance(0.5) ? pattern::random : all_patterns[r.index(all_patterns.size())];
+        SCOPED_TRACE("threads " + std::to_string(threads) + ", algorithm " + std::to_string(k) +
+                     ", n = " + std::to_string(n) + ", pattern " + name_of(p) +
+                     (rev ? ", rev" : ""));
         const buf<T> data = make_data<T>(n, p, r);
         const buf<i64> want_perm = stable_permutation(data, rev);
         const buf<T> want = permuted(data, want_perm);
@@ -513,20 +576,21 @@ TYPED_TEST(Sort, RadixSortPathsWithTinyCaches) {
             const thread_cap cap(threads);
             const bool rev = r.chance(0.5);
             const pattern p = all_patterns[r.index(all_patterns.size())];
-            SCOPED_TRACE("threads " + std::to_string(threads) + ", digit bits " + std::to_string(bits) +
-                         ", cache " + std::to_string(cache) + ", n = " + std::to_string(n) + ", pattern " +
-                         name_of(p) + (rev ? ", rev" : ""));
+            SCOPED_TRACE("threads " + std::to_string(threads) + ", digit bits " +
+                         std::to_string(bits) + ", cache " + std::to_string(cache) + ", n = " +
+                         std::to_string(n) + ", pattern " + name_of(p) + (rev ? ", rev" : ""));
             const buf<T> data = make_data<T>(n, p, r);
             const buf<i64> want_perm = stable_permutation(data, rev);
             const buf<T> want = permuted(data, want_perm);
             buf<T> keys = data, key_tmp(n);
-            ak::cpu::radix_sort<T>(keys.data(), key_tmp.data(), nullptr, nullptr, n, bits, rev, 64, cache);
+            ak::cpu::radix_sort<T>(keys.data(), key_tmp.data(), nullptr, nullptr, n, bits, rev, 64,
+                                   cache);
             EXPECT_TRUE(same_bits_elements(keys, want));
             buf<T> pair_keys = data;
             buf<i64> values(n), value_tmp(n);
             std::iota(values.begin(), values.end(), i64{0});
-            ak::cpu::radix_sort<T, i64>(pair_keys.data(), key_tmp.data(), values.data(), value_tmp.data(), n,
-                                        bits, rev, 64, cache);
+            ak::cpu::radix_sort<T, i64>(pair_keys.data(), key_tmp.data(), values.data(),
+                                        value_tmp.data(), n, bits, rev, 64, cache);
             EXPECT_TRUE(same_bits_elements(pair_keys, want));
             EXPECT_TRUE(same_elements(values, want_perm));
           }
@@ -547,8 +611,8 @@ TYPED_TEST(Sort, RadixSortByNumericField) {
     for (i64 n : pick<std::vector<i64>>({0, 1, 1000, 70001}, {0, 1, 1000, 7001})) {
       const bool rev = r.chance(0.5);
       const pattern p = all_patterns[r.index(all_patterns.size())];
-      SCOPED_TRACE(std::string(name_of(a)) + ", n = " + std::to_string(n) + ", pattern " + name_of(p) +
-                   (rev ? ", rev" : ""));
+      SCOPED_TRACE(std::string(name_of(a)) + ", n = " + std::to_string(n) + ", pattern " +
+                   name_of(p) + (rev ? ", rev" : ""));
       const buf<T> keys = make_data<T>(n, p, r);
       const buf<i64> want_perm = stable_permutation(keys, rev);
       buf<record> data(n);
@@ -597,7 +661,8 @@ TYPED_TEST(SortCustomOrder, ByAndLt) {
         const pattern p = all_patterns[r.index(all_patterns.size())];
         const buf<T> data = make_data<T>(n, p, r);
         const bool stable = a != alg::sample_unstable;
-        const ak::sort_options o{.by = coarse, .lt = greater, .rev = rev, .stable = stable, .alg = alg_value(a)};
+        const ak::sort_options o{
+            .by = coarse, .lt = greater, .rev = rev, .stable = stable, .alg = alg_value(a)};
         const auto less = [&](const T& x, const T& y) {
           return rev ? greater(coarse(y), coarse(x)) : greater(coarse(x), coarse(y));
         };
@@ -610,7 +675,8 @@ TYPED_TEST(SortCustomOrder, ByAndLt) {
           EXPECT_TRUE(same_bits_elements(got, want));
           buf<i64> want_perm(n);
           std::iota(want_perm.begin(), want_perm.end(), i64{0});
-          std::stable_sort(want_perm.begin(), want_perm.end(), [&](i64 x, i64 y) { return less(data[x], data[y]); });
+          std::stable_sort(want_perm.begin(), want_perm.end(),
+                           [&](i64 x, i64 y) { return less(data[x], data[y]); });
           EXPECT_TRUE(same_elements(perm, want_perm));
         } else {
           i64 bad = -1;
@@ -644,11 +710,12 @@ TYPED_TEST(SortCustomOrder, UnstableLambda) {
           if (large && j % 3 != static_cast<std::size_t>(n) % 3) continue;  // some patterns each
           if (threads == 1 && n > 65537) continue;
           const pattern p = all_patterns[j];
-          SCOPED_TRACE(std::string(lt_name) + ", n = " + std::to_string(n) + ", pattern " + name_of(p) +
-                       ", threads " + std::to_string(threads));
+          SCOPED_TRACE(std::string(lt_name) + ", n = " + std::to_string(n) + ", pattern " +
+                       name_of(p) + ", threads " + std::to_string(threads));
           const buf<T> data = make_data<T>(n, p, r);
           buf<T> got = data;
-          ak::sort_inplace(got.view(), ak::sort_options<ak::identity, std::decay_t<decltype(lt)>>{.lt = lt, .stable = false});
+          ak::sort_inplace(got.view(), ak::sort_options<ak::identity, std::decay_t<decltype(lt)>>{
+                                           .lt = lt, .stable = false});
           i64 bad = -1;
           for (i64 i = 0; i + 1 < n && bad < 0; ++i)
             if (lt(got[i + 1], got[i])) bad = i;
@@ -683,13 +750,16 @@ TYPED_TEST(SortCustomOrder, NotAStrictWeakOrderKeepsTheElements) {
                        ", pattern " + name_of(p));
           const buf<T> data = make_data<T>(n, p, r);
           buf<T> got = data;
-          ak::sort_inplace(got.view(), ak::sort_options<ak::identity, std::decay_t<decltype(lt)>>{
-                                           .lt = lt, .stable = a != alg::sample_unstable, .alg = alg_value(a)});
+          ak::sort_inplace(got.view(),
+                           ak::sort_options<ak::identity, std::decay_t<decltype(lt)>>{
+                               .lt = lt, .stable = a != alg::sample_unstable, .alg = alg_value(a)});
           EXPECT_TRUE(same_multiset(got, data));
         }
   };
-  if constexpr (is_float_v<T>) check([](T x, T y) { return x < y; }, "IEEE < with NaNs");
-  else check([](T x, T y) { return x <= y; }, "<=");
+  if constexpr (is_float_v<T>)
+    check([](T x, T y) { return x < y; }, "IEEE < with NaNs");
+  else
+    check([](T x, T y) { return x <= y; }, "<=");
 }
 
 }  // namespace

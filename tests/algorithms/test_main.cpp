@@ -56,7 +56,8 @@ int main(int argc, char** argv) {
   ::setenv("AK_TUNING_CACHE_DIR", AK_TEST_TUNING_CACHE_DIR, 1);
   ::unsetenv("AK_BACKEND_PATH");
   bool listing = false;
-  for (int i = 1; i < argc; ++i) listing |= std::string(argv[i]).rfind("--gtest_list_tests", 0) == 0;
+  for (int i = 1; i < argc; ++i)
+    listing |= std::string(argv[i]).rfind("--gtest_list_tests", 0) == 0;
   ::testing::InitGoogleTest(&argc, argv);
   // Not while ctest lists the tests: its parser reads every line.
   if (!listing) {

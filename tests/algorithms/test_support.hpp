@@ -36,20 +36,22 @@ using i64 = std::int64_t;
 
 // ---- Types ------------------------------------------------------------------------------------
 
-using numeric_types = ::testing::Types<std::int8_t, std::int16_t, std::int32_t, std::int64_t,
-                                       std::uint8_t, std::uint16_t, std::uint32_t, std::uint64_t,
-                                       float, double>;
+using numeric_types =
+    ::testing::Types<std::int8_t, std::int16_t, std::int32_t, std::int64_t, std::uint8_t,
+                     std::uint16_t, std::uint32_t, std::uint64_t, float, double>;
 using float_types = ::testing::Types<float, double>;
-using all_types = ::testing::Types<bool, std::int8_t, std::int16_t, std::int32_t, std::int64_t,
-                                   std::uint8_t, std::uint16_t, std::uint32_t, std::uint64_t,
-                                   float, double>;
+using all_types =
+    ::testing::Types<bool, std::int8_t, std::int16_t, std::int32_t, std::int64_t, std::uint8_t,
+                     std::uint16_t, std::uint32_t, std::uint64_t, float, double>;
 
 // Readable typed-test names: "int8", "float32", ...
 struct dtype_names {
   template <class T>
   static std::string GetName(int) {
-    if constexpr (ak::has_dtype_v<T>) return std::string(ak::name_of(ak::dtype_of_v<T>));
-    else return "custom";
+    if constexpr (ak::has_dtype_v<T>)
+      return std::string(ak::name_of(ak::dtype_of_v<T>));
+    else
+      return "custom";
   }
 };
 
@@ -92,10 +94,10 @@ class rng {
   explicit rng(std::uint64_t seed) : engine_(seed) {}
   std::uint64_t bits() { return engine_(); }
   // Uniform in [lo, hi].
-  i64 between(i64 lo, i64 hi) {
-    return std::uniform_int_distribution<i64>(lo, hi)(engine_);
+  i64 between(i64 lo, i64 hi) { return std::uniform_int_distribution<i64>(lo, hi)(engine_); }
+  std::size_t index(std::size_t n) {
+    return static_cast<std::size_t>(between(0, static_cast<i64>(n) - 1));
   }
-  std::size_t index(std::size_t n) { return static_cast<std::size_t>(between(0, static_cast<i64>(n) - 1)); }
   double unit() { return std::uniform_real_distribution<double>(0.0, 1.0)(engine_); }
   bool chance(double p) { return unit() < p; }
   std::mt19937_64& engine() { return engine_; }
@@ -104,8 +106,8 @@ class rng {
   std::mt19937_64 engine_;
 };
 
-#define AKT_RANDOM(name)                        \
-  SCOPED_TRACE(::akt::seed_note());             \
+#define AKT_RANDOM(name)            \
+  SCOPED_TRACE(::akt::seed_note()); \
   ::akt::rng name(::akt::test_seed())
 
 // ---- The device under test ---------------------------------------------------------------------
@@ -116,7 +118,9 @@ class rng {
 
 // The name in AKT_DEVICE, read once (no backend is loaded for it: safe in static initialisers).
 const std::string& target_name();
-inline bool on_sim() { return target_name() != "cpu"; }
+inline bool on_sim() {
+  return target_name() != "cpu";
+}
 // The device itself (loads the backend on first use).
 const ak::device& target();
 // Where arrays of the device under test live: host memory on cpu, the device's memory on sim.
@@ -134,12 +138,14 @@ T pick(T cpu, T sim) {
 // Apple-like sim:3 has none, and its calls must be capability errors; see TypesOnTheDevice).
 template <class T>
 bool type_on_target() {
-  if constexpr (std::is_same_v<T, double>) return !on_sim() || target().caps().float64;
-  else return true;
+  if constexpr (std::is_same_v<T, double>)
+    return !on_sim() || target().caps().float64;
+  else
+    return true;
 }
-#define AKT_SKIP_UNLESS_TYPE_ON_TARGET(T)                                               \
-  if (!::akt::type_on_target<T>())                                                      \
-  GTEST_SKIP() << "float64 is not on " << ::akt::target_name()                          \
+#define AKT_SKIP_UNLESS_TYPE_ON_TARGET(T)                      \
+  if (!::akt::type_on_target<T>())                             \
+  GTEST_SKIP() << "float64 is not on " << ::akt::target_name() \
                << " (its capability error is tested by TypesOnTheDevice)"
 
 // The fixture of the typed tests: a dtype the device under test lacks is skipped there.
@@ -152,13 +158,17 @@ class typed_test : public ::testing::Test {
 // Bytes between device memory and the host.
 inline void to_host(void* dst, const void* src, std::size_t bytes, const ak::memory_space& m) {
   if (bytes == 0) return;
-  if (m.host_accessible()) std::memcpy(dst, src, bytes);
-  else m.copy_to_host(dst, src, bytes);
+  if (m.host_accessible())
+    std::memcpy(dst, src, bytes);
+  else
+    m.copy_to_host(dst, src, bytes);
 }
 inline void from_host(void* dst, const void* src, std::size_t bytes, const ak::memory_space& m) {
   if (bytes == 0) return;
-  if (m.host_accessible()) std::memcpy(dst, src, bytes);
-  else m.copy_from_host(dst, src, bytes);
+  if (m.host_accessible())
+    std::memcpy(dst, src, bytes);
+  else
+    m.copy_from_host(dst, src, bytes);
 }
 
 // ---- Host buffers -----------------------------------------------------------------------------
@@ -196,7 +206,8 @@ template <class T>
 class buf {
  public:
   buf() = default;
-  explicit buf(i64 n) : n_(std::max<i64>(n, 0)), p_(n_ > 0 ? new T[static_cast<std::size_t>(n_)]() : nullptr) {}
+  explicit buf(i64 n)
+      : n_(std::max<i64>(n, 0)), p_(n_ > 0 ? new T[static_cast<std::size_t>(n_)]() : nullptr) {}
   buf(i64 n, const T& fill) : buf(n) { std::fill(begin(), end(), fill); }
   buf(const T* first, i64 n) : buf(n) { std::copy(first, first + n, begin()); }
   buf(const buf& o) : buf(o.data(), o.size()) {}
@@ -235,7 +246,8 @@ class buf {
   std::size_t bytes() const { return static_cast<std::size_t>(n_) * sizeof(T); }
   // The device copy, refreshed from the host elements.
   T* mirror() const {
-    if (!dev_ || dev_->size() != n_) dev_ = std::make_shared<ak::array<T>>(ak::shape{n_}, target_memory());
+    if (!dev_ || dev_->size() != n_)
+      dev_ = std::make_shared<ak::array<T>>(ak::shape{n_}, target_memory());
     from_host(dev_->data(), data(), bytes(), dev_->memory());
     return dev_->data();
   }
@@ -351,7 +363,9 @@ inline std::vector<std::vector<i64>> all_shapes(std::size_t max_rank, i64 max_ex
   return out;
 }
 
-inline std::string shape_string(const std::vector<i64>& e) { return make_shape(e).to_string(); }
+inline std::string shape_string(const std::vector<i64>& e) {
+  return make_shape(e).to_string();
+}
 
 // ---- Showing values ---------------------------------------------------------------------------
 
@@ -377,16 +391,19 @@ std::string show(const T& x) {
 // Equal values; for floats the same bits but any NaN equals any NaN (-0.0 differs from +0.0).
 template <class T>
 bool same(const T& a, const T& b) {
-  if constexpr (is_float_v<T>) return (a != a && b != b) || (a == b && std::signbit(a) == std::signbit(b));
-  else return a == b;
+  if constexpr (is_float_v<T>)
+    return (a != a && b != b) || (a == b && std::signbit(a) == std::signbit(b));
+  else
+    return a == b;
 }
 
 // The bits of a value as an unsigned integer of its size.
 template <class T>
 auto bits_of(const T& x) {
-  using U = std::conditional_t<sizeof(T) == 1, std::uint8_t,
-                               std::conditional_t<sizeof(T) == 2, std::uint16_t,
-                                                  std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>>;
+  using U = std::conditional_t<
+      sizeof(T) == 1, std::uint8_t,
+      std::conditional_t<sizeof(T) == 2, std::uint16_t,
+                         std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>>;
   static_assert(sizeof(U) == sizeof(T));
   U u;
   std::memcpy(&u, &x, sizeof(T));
@@ -415,9 +432,9 @@ template <class T, class Eq>
       ++count;
     }
   if (count == 0) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << count << " of " << n << " elements differ; first at "
-                                       << first << ": got " << show(got[first]) << ", want "
-                                       << show(want[first]);
+  return ::testing::AssertionFailure()
+         << count << " of " << n << " elements differ; first at " << first << ": got "
+         << show(got[first]) << ", want " << show(want[first]);
 }
 template <class T>
 ::testing::AssertionResult same_range(const T* got, const T* want, i64 n) {
@@ -463,21 +480,27 @@ enum class pattern { random, sorted, reversed, equal, few, special, extremes };
 
 inline const char* name_of(pattern p) {
   switch (p) {
-    case pattern::random: return "random";
-    case pattern::sorted: return "sorted";
-    case pattern::reversed: return "reversed";
-    case pattern::equal: return "equal";
-    case pattern::few: return "few";
-    case pattern::special: return "special";
-    case pattern::extremes: return "extremes";
+    case pattern::random:
+      return "random";
+    case pattern::sorted:
+      return "sorted";
+    case pattern::reversed:
+      return "reversed";
+    case pattern::equal:
+      return "equal";
+    case pattern::few:
+      return "few";
+    case pattern::special:
+      return "special";
+    case pattern::extremes:
+      return "extremes";
   }
   return "?";
 }
 
-inline constexpr std::array<pattern, 7> all_patterns{pattern::random, pattern::sorted,
-                                                     pattern::reversed, pattern::equal,
-                                                     pattern::few,     pattern::special,
-                                                     pattern::extremes};
+inline constexpr std::array<pattern, 7> all_patterns{
+    pattern::random, pattern::sorted,  pattern::reversed, pattern::equal,
+    pattern::few,    pattern::special, pattern::extremes};
 
 template <class T>
 std::vector<T> special_values() {
@@ -485,7 +508,8 @@ std::vector<T> special_values() {
   if constexpr (is_bool_v<T>) {
     return {false, true};
   } else if constexpr (is_float_v<T>) {
-    return {L::quiet_NaN(), -L::quiet_NaN(), T(0), -T(0), L::infinity(), -L::infinity(), T(1), T(-1)};
+    return {L::quiet_NaN(), -L::quiet_NaN(), T(0), -T(0),
+            L::infinity(),  -L::infinity(),  T(1), T(-1)};
   } else if constexpr (std::is_signed_v<T>) {
     return {L::min(), L::max(), T(0), T(1), T(-1)};
   } else {
@@ -497,8 +521,8 @@ template <class T>
 std::vector<T> extreme_values() {
   using L = std::numeric_limits<T>;
   if constexpr (is_float_v<T>) {
-    return {L::max(), L::lowest(), L::min(), -L::min(), L::denorm_min(), -L::denorm_min(),
-            L::infinity(), -L::infinity()};
+    return {L::max(),        L::lowest(),      L::min(),      -L::min(),
+            L::denorm_min(), -L::denorm_min(), L::infinity(), -L::infinity()};
   } else {
     return {L::min(), L::max(), L::lowest()};
   }
@@ -511,9 +535,12 @@ T random_value(rng& r, values v) {
   } else if constexpr (std::is_integral_v<T>) {
     using U = std::make_unsigned_t<T>;
     switch (v) {
-      case values::full: return static_cast<T>(static_cast<U>(r.bits()));
-      case values::small: return static_cast<T>(r.between(std::is_signed_v<T> ? -8 : 0, 8));
-      case values::unit: return static_cast<T>(std::is_signed_v<T> && r.chance(0.5) ? -1 : 1);
+      case values::full:
+        return static_cast<T>(static_cast<U>(r.bits()));
+      case values::small:
+        return static_cast<T>(r.between(std::is_signed_v<T> ? -8 : 0, 8));
+      case values::unit:
+        return static_cast<T>(std::is_signed_v<T> && r.chance(0.5) ? -1 : 1);
     }
     return T(0);
   } else {
@@ -528,8 +555,10 @@ T random_value(rng& r, values v) {
         const double x = std::ldexp(m, static_cast<int>(r.between(-20, 20)));
         return static_cast<T>(r.chance(0.5) ? -x : x);
       }
-      case values::small: return static_cast<T>(r.between(-8, 8));
-      case values::unit: return static_cast<T>(r.chance(0.5) ? -1 : 1);
+      case values::small:
+        return static_cast<T>(r.between(-8, 8));
+      case values::unit:
+        return static_cast<T>(r.chance(0.5) ? -1 : 1);
     }
     return T(0);
   }
@@ -574,7 +603,8 @@ buf<T> make_data(i64 n, pattern p, rng& r, values v = values::full) {
     }
     case pattern::extremes: {
       const auto e = extreme_values<T>();
-      for (auto& x : out) x = (v == values::full && r.chance(0.25)) ? e[r.index(e.size())] : random_value<T>(r, v);
+      for (auto& x : out)
+        x = (v == values::full && r.chance(0.25)) ? e[r.index(e.size())] : random_value<T>(r, v);
       break;
     }
   }
@@ -588,11 +618,11 @@ buf<T> make_data(i64 n, pattern p, rng& r, values v = values::full) {
 // ---- Sizes ------------------------------------------------------------------------------------
 
 // 0, 1, 2, primes, powers of two and their neighbours.
-inline const std::vector<i64> small_sizes{0,   1,   2,   3,    7,    31,   127,  255,
-                                          256, 257, 4095, 4096, 4097, 8191};
+inline const std::vector<i64> small_sizes{0,   1,   2,   3,    7,    31,   127,
+                                          255, 256, 257, 4095, 4096, 4097, 8191};
 // The cpu tunings' grains (1<<14 sort, 1<<15 map, 1<<16 reduce and scan): g-1, g, g+1, 2g+1;
 // 65537 is a prime too.
-inline const std::vector<i64> grain_sizes{16383, 16384, 16385, 32767, 32768,  32769,
+inline const std::vector<i64> grain_sizes{16383, 16384, 16385, 32767,  32768, 32769,
                                           65535, 65536, 65537, 131072, 131073};
 // On sim (each work-item a fiber): 10000 still spans many groups and tiles of every profile.
 inline const i64 big_size = on_sim() ? 10000 : 1000000;
@@ -618,10 +648,14 @@ enum class layout { contiguous, strided, transposed, reversed };
 
 inline const char* name_of(layout l) {
   switch (l) {
-    case layout::contiguous: return "contiguous";
-    case layout::strided: return "strided";
-    case layout::transposed: return "transposed";
-    case layout::reversed: return "reversed";
+    case layout::contiguous:
+      return "contiguous";
+    case layout::strided:
+      return "strided";
+    case layout::transposed:
+      return "transposed";
+    case layout::reversed:
+      return "reversed";
   }
   return "?";
 }
@@ -658,7 +692,8 @@ laid_out<T> make_layout_with(const std::vector<i64>& extents, layout l, Gen&& ge
 }
 
 template <class T>
-laid_out<T> make_layout(const std::vector<i64>& extents, layout l, rng& r, values v = values::full) {
+laid_out<T> make_layout(const std::vector<i64>& extents, layout l, rng& r,
+                        values v = values::full) {
   return make_layout_with<T>(extents, l, [&] { return random_value<T>(r, v); });
 }
 
@@ -672,7 +707,8 @@ template <class T>
   const buf<T> now = to_buf(lo.parent);
   for (i64 i = 0; i < lo.parent.size(); ++i)
     if (!inside[i] && !same_bits(now[i], lo.parent_before[i]))
-      return ::testing::AssertionFailure() << "element " << i << " of the parent, outside the view, changed";
+      return ::testing::AssertionFailure()
+             << "element " << i << " of the parent, outside the view, changed";
   return ::testing::AssertionSuccess();
 }
 

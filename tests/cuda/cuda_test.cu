@@ -55,9 +55,9 @@ std::uint64_t seed() {
 }
 
 // Sizes around the tile and block boundaries of the GPU algorithms, and a large one.
-const std::vector<std::int64_t> sizes = {0,    1,    2,     31,    32,    33,     255,    256,
-                                         257,  1023, 4096,  4097,  65535, 65537,  100003, 1 << 20,
-                                         (1 << 20) + 7};
+const std::vector<std::int64_t> sizes = {0,     1,     2,      31,      32,           33,
+                                         255,   256,   257,    1023,    4096,         4097,
+                                         65535, 65537, 100003, 1 << 20, (1 << 20) + 7};
 
 struct point {
   std::int32_t key;
@@ -274,9 +274,10 @@ TEST(CudaTemplates, SortByKeyAndSortpermOfStandardKeys) {
 TEST(CudaTemplates, RadixSortDescendingByComparatorIsRejectedNotReplaced) {
   AKT_NEED_CUDA();
   ak::array<std::uint64_t> a(std::vector<std::uint64_t>{3, 1, 2}, dev);
-  EXPECT_THROW(ak::sort_inplace(a, ak::sort_options<ak::identity, descending_u64>{
-                                       .lt = descending_u64{}, .alg = ak::radix_sort{}}),
-               ak::error);
+  EXPECT_THROW(
+      ak::sort_inplace(a, ak::sort_options<ak::identity, descending_u64>{.lt = descending_u64{},
+                                                                         .alg = ak::radix_sort{}}),
+      ak::error);
   EXPECT_EQ(on_host(a), (std::vector<std::uint64_t>{3, 1, 2}));
   ak::sort_inplace(a, ak::sort_options<ak::identity, descending_u64>{.lt = descending_u64{}});
   EXPECT_EQ(on_host(a), (std::vector<std::uint64_t>{3, 2, 1}));

@@ -29,8 +29,9 @@ TEST(Resolve, SortAutoNeverPicksWhatCannotHonourTheOptions) {
   EXPECT_EQ(ak::resolve(ak::auto_alg{}, cpu(), ak::dtype::float32, {.stable = false}).algorithm,
             ak::sort_algorithm::sample);
   ak::scoped_tuning m(ak::sort_hook{}, {.algorithm = ak::sort_algorithm::merge});
-  EXPECT_EQ(ak::resolve(ak::auto_alg{}, cpu(), ak::dtype::float32, {.custom_order = true}).algorithm,
-            ak::sort_algorithm::merge);
+  EXPECT_EQ(
+      ak::resolve(ak::auto_alg{}, cpu(), ak::dtype::float32, {.custom_order = true}).algorithm,
+      ak::sort_algorithm::merge);
 }
 
 TEST(Resolve, ExplicitSortIsHonouredOrRejected) {

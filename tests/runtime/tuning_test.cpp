@@ -425,7 +425,8 @@ TEST(TuningLog, EachLayerChangesWhatAPrecompiledSortResolves) {
   }
   {
     scoped_cache_dir cache;
-    ASSERT_EQ(cache.write(R"({"sort": {"float32": {"algorithm": "merge", "cpu_grain": 3000}}})"), "");
+    ASSERT_EQ(cache.write(R"({"sort": {"float32": {"algorithm": "merge", "cpu_grain": 3000}}})"),
+              "");
     line = sort_once();
     EXPECT_NE(line.find(" algorithm=merge (cache: autotune cache '" + ak::tuning_cache_path(cpu())),
               std::string::npos)

@@ -30,12 +30,12 @@ struct counting_resource final : ak::memory_resource {
     EXPECT_LE(alignment, block_alignment);
     ++live;
     ++total;
-    return static_cast<char*>(::operator new(bytes + skew, std::align_val_t{block_alignment})) +
+    return static_cast<char*>(::operator new (bytes + skew, std::align_val_t{block_alignment})) +
            skew;
   }
   void deallocate(void* p, std::size_t, std::size_t, void*) noexcept override {
     --live;
-    ::operator delete(static_cast<char*>(p) - skew, std::align_val_t{block_alignment});
+    ::operator delete (static_cast<char*>(p) - skew, std::align_val_t{block_alignment});
   }
 };
 
@@ -48,7 +48,8 @@ TEST(MemoryResource, ArraysAndTemporariesComeFromIt) {
       EXPECT_EQ(ak::installed_memory_resource(dev), &r);
       EXPECT_EQ(ak::installed_memory_resource(ak::device("sim:1")), nullptr) << "per device";
       std::vector<std::int32_t> v(5000);
-      for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<std::int32_t>((i * 7919) % 1013);
+      for (std::size_t i = 0; i < v.size(); ++i)
+        v[i] = static_cast<std::int32_t>((i * 7919) % 1013);
       {
         ak::array<std::int32_t> a(v, dev);
         EXPECT_EQ(r.total.load(), 1) << name;

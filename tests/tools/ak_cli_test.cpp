@@ -181,7 +181,6 @@ TEST(AkCli, BenchRejectsBadArguments) {
   }
 }
 
-
 // `ak first-ops` as the docs run it: both programs, fresh processes, the JSON the issue names.
 TEST(AkCli, FirstOpsWritesEveryOpForAkAndTheBaseline) {
   const std::string path =
@@ -194,8 +193,8 @@ TEST(AkCli, FirstOpsWritesEveryOpForAkAndTheBaseline) {
   ASSERT_TRUE(in) << path;
   const auto j = nlohmann::json::parse(in);
   std::remove(path.c_str());
-  const std::vector<std::string> ops{"broadcast", "gather",     "sum",  "sum_dims",
-                                     "accumulate", "sort", "any", "broadcast_4d"};
+  const std::vector<std::string> ops{"broadcast",  "gather", "sum", "sum_dims",
+                                     "accumulate", "sort",   "any", "broadcast_4d"};
   EXPECT_EQ(j["runs"], 3);
   ASSERT_TRUE(j.contains("baseline")) << j.dump();
   EXPECT_EQ(j["device"], "cpu:0");

@@ -3,7 +3,8 @@
 //
 //   auto c = ak::cumsum(v);
 //   ak::accumulate_inplace(m, ak::multiplies{}, {.dim = 1});
-//   auto e = ak::accumulate(v, ak::plus{}, ak::accumulate_options<std::int64_t>{.init = 0, .inclusive = false});
+//   auto e = ak::accumulate(v, ak::plus{}, ak::accumulate_options<std::int64_t>{.init = 0,
+//   .inclusive = false});
 //
 // op must be associative; it is applied in element order. Determinism: the same bits on every
 // run and thread count (tiles are fixed by the tuning, not by the thread count).
@@ -82,8 +83,8 @@ void gpu_accumulate(const device& dev, view<const T> src, view<R> dst, std::size
 }
 
 template <class T, class R, class Op>
-void accumulate_cpu(const device& dev, view<const T> src, view<R> dst, std::size_t dim, const Op& op,
-                    const accumulate_options<R>& o, const std::optional<R>& init,
+void accumulate_cpu(const device& dev, view<const T> src, view<R> dst, std::size_t dim,
+                    const Op& op, const accumulate_options<R>& o, const std::optional<R>& init,
                     std::string_view function) {
   // The result type keys the tuning: tiles hold R values, and accumulate_temp_bytes<R> sizes the
   // temp storage from the same lookup.
@@ -102,11 +103,12 @@ void accumulate_cpu(const device& dev, view<const T> src, view<R> dst, std::size
     state = o.temp.data();
   }
   const std::int64_t l1 = dev.info().l1_cache_bytes > 0 ? dev.info().l1_cache_bytes : 32 * 1024;
-  const std::int64_t block = std::max<std::int64_t>(16, l1 / 2 / static_cast<std::int64_t>(sizeof(R)));
+  const std::int64_t block =
+      std::max<std::int64_t>(16, l1 / 2 / static_cast<std::int64_t>(sizeof(R)));
   const std::optional<R> carry = o.init ? o.init : (o.inclusive ? std::nullopt : init);
   if (src.is_contiguous() && dst.is_contiguous()) {
-    cpu::scan_middle(src.data(), dst.data(), outer, len, inner, op, carry, o.inclusive,
-                     t.cpu_grain, block, state);
+    cpu::scan_middle(src.data(), dst.data(), outer, len, inner, op, carry, o.inclusive, t.cpu_grain,
+                     block, state);
     return;
   }
   // Strided views: scan a row-major copy, then write it back.
@@ -124,10 +126,13 @@ void accumulate_impl(view<const T> src, view<R> dst, const Op& op, const accumul
   const device dev = algorithm_device(function, "src", src.memory());
   if (src.shape() != dst.shape()) throw_shape_mismatch(function, "dst", src.shape(), dst.shape());
   std::size_t dim = 0;
-  if (o.dim) dim = checked_dim(function, "dim", *o.dim, src.rank());
+  if (o.dim)
+    dim = checked_dim(function, "dim", *o.dim, src.rank());
   else if (src.rank() > 1)
-    throw argument_error(function, "dim", "a dimension to scan along (the array has rank " +
-                                              std::to_string(src.rank()) + ")", "none");
+    throw argument_error(
+        function, "dim",
+        "a dimension to scan along (the array has rank " + std::to_string(src.rank()) + ")",
+        "none");
   const std::optional<R> init = o.init ? o.init : neutral_element<R, Op>();
   if (!o.inclusive && !init) throw_no_init(function, "for an exclusive scan");
   if constexpr (P != paths::cpu) {
@@ -137,16 +142,19 @@ void accumulate_impl(view<const T> src, view<R> dst, const Op& op, const accumul
 }
 
 template <class T, class R, class Op>
-inline constexpr bool precompiled_scan_v =
-    std::is_same_v<T, R> && precompiled_type_v<T> &&
-    (op_kind_v<Op> == op_kind::plus || op_kind_v<Op> == op_kind::multiplies ||
-     op_kind_v<Op> == op_kind::minimum || op_kind_v<Op> == op_kind::maximum);
+inline constexpr bool precompiled_scan_v = std::is_same_v<T, R>&& precompiled_type_v<T> &&
+                                           (op_kind_v<Op> == op_kind::plus ||
+                                            op_kind_v<Op> == op_kind::multiplies ||
+                                            op_kind_v<Op> == op_kind::minimum ||
+                                            op_kind_v<Op> == op_kind::maximum);
 
 template <class T, class R, class Op>
-void accumulate_dispatch(view<const T> src, view<R> dst, const Op& op, const accumulate_options<R>& o,
-                         const char* function) {
-  if constexpr (precompiled_scan_v<T, R, Op>) accumulate_entry(src, dst, op_kind_v<Op>, o, function);
-  else accumulate_impl(src, dst, op, o, function);
+void accumulate_dispatch(view<const T> src, view<R> dst, const Op& op,
+                         const accumulate_options<R>& o, const char* function) {
+  if constexpr (precompiled_scan_v<T, R, Op>)
+    accumulate_entry(src, dst, op_kind_v<Op>, o, function);
+  else
+    accumulate_impl(src, dst, op, o, function);
 }
 
 }  // namespace detail
@@ -163,8 +171,9 @@ array<Init> accumulate(const Src& src, Op op, const accumulate_options<Init>& o 
 
 // Scans v in place.
 template <class Dst, class Op>
-void accumulate_inplace(Dst&& dst, Op op,
-                        const accumulate_options<typename detail::view_of_t<Dst>::value_type>& o = {}) {
+void accumulate_inplace(
+    Dst&& dst, Op op,
+    const accumulate_options<typename detail::view_of_t<Dst>::value_type>& o = {}) {
   auto v = detail::as_view(dst);
   using T = typename decltype(v)::value_type;
   static_assert(!std::is_const_v<typename decltype(v)::element_type>,

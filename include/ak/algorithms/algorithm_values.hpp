@@ -99,8 +99,9 @@ constexpr std::string_view name_of(sort_algorithm a) noexcept {
 
 // What a sort call knows before it looks at data.
 struct sort_facts {
-  bool custom_order = false;  // a custom `lt`, or a `by` with no numeric result: comparison sorts only
-  bool stable = true;         // the caller needs equal keys kept in order
+  bool custom_order =
+      false;           // a custom `lt`, or a `by` with no numeric result: comparison sorts only
+  bool stable = true;  // the caller needs equal keys kept in order
 };
 
 struct resolved_sort {

@@ -17,9 +17,9 @@
 
 #include <array>
 #include <concepts>
-#include <tuple>
 #include <cstdint>
 #include <functional>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -62,8 +62,8 @@ cpu::strided_space<K> broadcast_space(const shape& out, const std::array<const s
 
 // out = f(srcs...) element-wise over the space: operand 0 is out.
 template <class Out, class F, class... Src, std::size_t... I>
-void elementwise_impl(Out* out, const cpu::strided_space<1 + sizeof...(Src)>& s,
-                      std::int64_t grain, F& f, std::index_sequence<I...>, const Src*... src) {
+void elementwise_impl(Out* out, const cpu::strided_space<1 + sizeof...(Src)>& s, std::int64_t grain,
+                      F& f, std::index_sequence<I...>, const Src*... src) {
   cpu::parallel_rows(s, grain, [&](const auto& off, std::int64_t n) {
     Out* o = out + off[0];
     const std::tuple<const Src*...> p{(src + off[1 + I])...};
@@ -121,7 +121,6 @@ view<T> reversed(view<T> v) {
   return view<T>(unchecked, v.data() + last, v.shape(), strides(unchecked, {st.data(), v.rank()}),
                  v.memory());
 }
-
 
 // ---- The GPU path ------------------------------------------------------------------------------
 
@@ -327,7 +326,8 @@ auto map(F f, const Src0& src0, const Src&... src) {
   const device dev = detail::algorithm_device("ak::map", "src", v0.memory());
   [[maybe_unused]] auto check = [&](const auto& v) {
     detail::check_same_device("ak::map", "src", dev, v.memory());
-    if (v.shape() != v0.shape()) detail::throw_shape_mismatch("ak::map", "src", v0.shape(), v.shape());
+    if (v.shape() != v0.shape())
+      detail::throw_shape_mismatch("ak::map", "src", v0.shape(), v.shape());
   };
   (check(detail::as_const_view(src)), ...);
   if (detail::on_gpu(dev)) detail::check_gpu_types<R>("ak::map", dev);
@@ -357,8 +357,9 @@ auto broadcast(F f, const Src0& src0, const Src&... src) {
     return out;
   }
   array<R> out(s);
-  detail::elementwise(out.view(), f, detail::loop_tuning(dev, detail::tuning_dtype<R>(), {}).cpu_grain,
-                      v0, detail::as_const_view(src)...);
+  detail::elementwise(out.view(), f,
+                      detail::loop_tuning(dev, detail::tuning_dtype<R>(), {}).cpu_grain, v0,
+                      detail::as_const_view(src)...);
   return out;
 }
 
@@ -371,7 +372,8 @@ auto take(const Src& src, const Idx& indices, const loop_options& o = {}) {
   const auto idx = detail::as_const_view(indices);
   using T = detail::element_t<const Src>;
   using I = detail::element_t<const Idx>;
-  static_assert(std::is_integral_v<I> && !std::is_same_v<I, bool>, "ak::take: indices must be integers");
+  static_assert(std::is_integral_v<I> && !std::is_same_v<I, bool>,
+                "ak::take: indices must be integers");
   const device dev = detail::algorithm_device("ak::take", "src", s.memory());
   detail::check_same_device("ak::take", "indices", dev, idx.memory());
   if (detail::on_gpu(dev)) return detail::gpu_take(dev, s, idx, o);
@@ -397,7 +399,8 @@ auto take(const Src& src, const Idx& indices, const loop_options& o = {}) {
     }
   });
   for (std::int64_t j : first_bad)
-    if (j >= 0) detail::throw_index_out_of_range("ak::take", j, static_cast<std::int64_t>(ip[j]), n);
+    if (j >= 0)
+      detail::throw_index_out_of_range("ak::take", j, static_cast<std::int64_t>(ip[j]), n);
   array<T> out(idx.shape());
   T* op = out.data();
   if (s.is_contiguous()) {
@@ -455,7 +458,8 @@ auto reverse(const Src& src, const loop_options& o = {}) {
   }
   array<T> out(s.shape());
   auto id = detail::identity_copy{};
-  detail::elementwise(out.view(), id, detail::loop_tuning(dev, detail::tuning_dtype<T>(), o).cpu_grain,
+  detail::elementwise(out.view(), id,
+                      detail::loop_tuning(dev, detail::tuning_dtype<T>(), o).cpu_grain,
                       detail::reversed(s));
   return out;
 }

@@ -13,9 +13,10 @@
 #include "ak/core/view.hpp"
 
 // X(T) for every numeric dtype; AK_FOR_EACH_SORT_TYPE adds bool.
-#define AK_FOR_EACH_NUMERIC_TYPE(X)                                                           \
-  X(std::int8_t) X(std::int16_t) X(std::int32_t) X(std::int64_t) X(std::uint8_t)           \
-  X(std::uint16_t) X(std::uint32_t) X(std::uint64_t) X(float) X(double)
+#define AK_FOR_EACH_NUMERIC_TYPE(X)                                                \
+  X(std::int8_t)                                                                   \
+  X(std::int16_t) X(std::int32_t) X(std::int64_t) X(std::uint8_t) X(std::uint16_t) \
+      X(std::uint32_t) X(std::uint64_t) X(float) X(double)
 #define AK_FOR_EACH_SORT_TYPE(X) X(bool) AK_FOR_EACH_NUMERIC_TYPE(X)
 
 namespace ak::detail {
@@ -33,20 +34,20 @@ inline constexpr bool precompiled_sort_type_v = precompiled_type_v<T> || std::is
 
 // Bitwise operators exist for integers only; the entry points throw for a float with them
 // (the template path would not compile).
-#define AK_DECLARE_NUMERIC_ENTRIES(T)                                                           \
-  T reduce_entry(view<const T> src, op_kind op, const reduce_options<T>& o);                    \
-  array<T> reduce_dims_entry(view<const T> src, op_kind op, const dims& along,                 \
-                             const reduce_options<T>& o);                                      \
-  void accumulate_entry(view<const T> src, view<T> dst, op_kind op,                             \
+#define AK_DECLARE_NUMERIC_ENTRIES(T)                                          \
+  T reduce_entry(view<const T> src, op_kind op, const reduce_options<T>& o);   \
+  array<T> reduce_dims_entry(view<const T> src, op_kind op, const dims& along, \
+                             const reduce_options<T>& o);                      \
+  void accumulate_entry(view<const T> src, view<T> dst, op_kind op,            \
                         const accumulate_options<T>& o, const char* function);
 AK_FOR_EACH_NUMERIC_TYPE(AK_DECLARE_NUMERIC_ENTRIES)
 #undef AK_DECLARE_NUMERIC_ENTRIES
 
-#define AK_DECLARE_SORT_ENTRIES(T)                                                              \
-  void sort_entry(view<T> v, const sort_options<>& o, const char* function);                    \
-  array<std::int64_t> sortperm_entry(view<const T> v, const sort_options<>& o);                 \
-  array<std::int64_t> searchsorted_entry(view<const T> sorted, view<const T> queries,           \
-                                         bool last, const search_options<>& o);
+#define AK_DECLARE_SORT_ENTRIES(T)                                                               \
+  void sort_entry(view<T> v, const sort_options<>& o, const char* function);                     \
+  array<std::int64_t> sortperm_entry(view<const T> v, const sort_options<>& o);                  \
+  array<std::int64_t> searchsorted_entry(view<const T> sorted, view<const T> queries, bool last, \
+                                         const search_options<>& o);
 AK_FOR_EACH_SORT_TYPE(AK_DECLARE_SORT_ENTRIES)
 #undef AK_DECLARE_SORT_ENTRIES
 

@@ -155,15 +155,17 @@ array<R> mapreduce_along(view<const T> v, const F& f, const Op& op, const dims& 
     const bool innermost_reduced = innermost < 0 || ((mask >> innermost) & 1u);
     // Vector accumulators of half the L2 cache (256 KiB when the device does not say).
     const std::int64_t l2 = dev.info().l2_cache_bytes > 0 ? dev.info().l2_cache_bytes : 256 * 1024;
-    const std::int64_t block = std::max<std::int64_t>(16, l2 / 2 / static_cast<std::int64_t>(sizeof(R)));
-    cpu::mapreduce_dims(v.data(), out.data(), sp, innermost_reduced, block, f, op, o.init, neutral, t);
+    const std::int64_t block =
+        std::max<std::int64_t>(16, l2 / 2 / static_cast<std::int64_t>(sizeof(R)));
+    cpu::mapreduce_dims(v.data(), out.data(), sp, innermost_reduced, block, f, op, o.init, neutral,
+                        t);
     return out;
   }
 }
 
 template <class T, class R, class Op>
 inline constexpr bool precompiled_reduce_v =
-    std::is_same_v<T, R> && op_kind_v<Op> != op_kind::custom && precompiled_type_v<T>;
+    std::is_same_v<T, R>&& op_kind_v<Op> != op_kind::custom&& precompiled_type_v<T>;
 
 }  // namespace detail
 
@@ -191,15 +193,18 @@ array<Init> reduce(const Src& src, Op op, const dims& along, const reduce_option
 }
 
 // op over f(x) of every element.
-template <class Src, class F, class Op,
-          class Init = std::remove_cvref_t<std::invoke_result_t<F&, const detail::element_t<const Src>&>>>
+template <
+    class Src, class F, class Op,
+    class Init = std::remove_cvref_t<std::invoke_result_t<F&, const detail::element_t<const Src>&>>>
 Init mapreduce(const Src& src, F f, Op op, const reduce_options<Init>& o = {}) {
   return detail::mapreduce_all(detail::as_const_view(src), f, op, o, "ak::mapreduce");
 }
 
-template <class Src, class F, class Op,
-          class Init = std::remove_cvref_t<std::invoke_result_t<F&, const detail::element_t<const Src>&>>>
-array<Init> mapreduce(const Src& src, F f, Op op, const dims& along, const reduce_options<Init>& o = {}) {
+template <
+    class Src, class F, class Op,
+    class Init = std::remove_cvref_t<std::invoke_result_t<F&, const detail::element_t<const Src>&>>>
+array<Init> mapreduce(const Src& src, F f, Op op, const dims& along,
+                      const reduce_options<Init>& o = {}) {
   return detail::mapreduce_along(detail::as_const_view(src), f, op, along, o, "ak::mapreduce");
 }
 
@@ -277,8 +282,8 @@ bool find_any(view<const T> v, const Pred& pred, const loop_options& o, std::str
 // How many elements satisfy pred (count(src): how many are true / nonzero).
 template <class Src, class Pred = detail::truthy>
 std::int64_t count(const Src& src, Pred pred = {}) {
-  return detail::mapreduce_all(detail::as_const_view(src), detail::count_if_true<Pred>{pred}, plus{},
-                               reduce_options<std::int64_t>{}, "ak::count");
+  return detail::mapreduce_all(detail::as_const_view(src), detail::count_if_true<Pred>{pred},
+                               plus{}, reduce_options<std::int64_t>{}, "ak::count");
 }
 
 // Whether pred holds for any element; stops early once one is found.
@@ -294,8 +299,7 @@ bool any(const Src& src, Pred pred = {}, const loop_options& o = {}) {
 template <class Src, class Pred = detail::truthy>
 bool all(const Src& src, Pred pred = {}, const loop_options& o = {}) {
   const auto v = detail::as_const_view(src);
-  if (detail::on_gpu_memory(v.memory()))
-    return detail::gpu_count(v, pred, "ak::all") == v.size();
+  if (detail::on_gpu_memory(v.memory())) return detail::gpu_count(v, pred, "ak::all") == v.size();
   return !detail::find_any<false>(v, pred, o, "ak::all");
 }
 

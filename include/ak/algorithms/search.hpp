@@ -59,16 +59,21 @@ array<std::int64_t> searchsorted_impl(view<const T> s, view<const T> q, bool las
   const device dev = algorithm_device(function, "sorted", s.memory());
   check_same_device(function, "queries", dev, q.memory());
   if (s.rank() != 1) throw_rank(function, "sorted", "a 1-d array", s.rank());
-  if constexpr (P == paths::gpu) return gpu_searchsorted(dev, s, q, last, o, function);
-  else if constexpr (P == paths::cpu) return searchsorted_cpu(dev, s, q, last, o);
-  else return on_gpu(dev) ? gpu_searchsorted(dev, s, q, last, o, function)
-                          : searchsorted_cpu(dev, s, q, last, o);
+  if constexpr (P == paths::gpu)
+    return gpu_searchsorted(dev, s, q, last, o, function);
+  else if constexpr (P == paths::cpu)
+    return searchsorted_cpu(dev, s, q, last, o);
+  else
+    return on_gpu(dev) ? gpu_searchsorted(dev, s, q, last, o, function)
+                       : searchsorted_cpu(dev, s, q, last, o);
 }
 template <class T, class By, class Lt>
 array<std::int64_t> searchsorted_dispatch(view<const T> s, view<const T> q, bool last,
                                           const search_options<By, Lt>& o, const char* function) {
-  if constexpr (precompiled_sort_v<T, By, Lt>) return searchsorted_entry(s, q, last, o);
-  else return searchsorted_impl(s, q, last, o, function);
+  if constexpr (precompiled_sort_v<T, By, Lt>)
+    return searchsorted_entry(s, q, last, o);
+  else
+    return searchsorted_impl(s, q, last, o, function);
 }
 
 }  // namespace detail

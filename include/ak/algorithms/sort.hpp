@@ -50,7 +50,8 @@ struct sort_less {
 template <class T, class By>
 using sort_key_t = cpu::radix_key_of_t<T, By>;
 template <class T, class By, class Lt>
-inline constexpr bool radix_order_v = std::is_same_v<Lt, isless> && cpu::radix_sortable_v<sort_key_t<T, By>>;
+inline constexpr bool radix_order_v =
+    std::is_same_v<Lt, isless>&& cpu::radix_sortable_v<sort_key_t<T, By>>;
 
 // A scratch buffer of n elements: the caller's temp storage when given, else memory from the cpu
 // scratch allocator (trivially copyable types) or the heap.
@@ -63,7 +64,8 @@ class scratch {
       if (temp.size() < need) throw_temp_too_small(function, need, temp.size());
       void* p = temp.data();
       std::size_t space = temp.size();
-      data_ = static_cast<T*>(std::align(alignof(T), static_cast<std::size_t>(n) * sizeof(T), p, space));
+      data_ = static_cast<T*>(
+          std::align(alignof(T), static_cast<std::size_t>(n) * sizeof(T), p, space));
     } else if (n > 0) {
       if constexpr (std::is_trivially_copyable_v<T>) {
         pooled_.allocate(n);
@@ -74,7 +76,9 @@ class scratch {
       }
     }
   }
-  static std::size_t bytes(std::int64_t n) { return static_cast<std::size_t>(n) * sizeof(T) + alignof(T); }
+  static std::size_t bytes(std::int64_t n) {
+    return static_cast<std::size_t>(n) * sizeof(T) + alignof(T);
+  }
   T* data() const noexcept { return data_; }
 
  private:
@@ -90,7 +94,7 @@ class scratch {
 // sort takes the whole order, lt(by(a), by(b)) reversed when rev, as its comparator.
 template <class T, class By, class Lt>
 inline constexpr bool gpu_radix_order_v =
-    std::is_same_v<By, identity> && std::is_same_v<Lt, isless> && std::is_arithmetic_v<T>;
+    std::is_same_v<By, identity>&& std::is_same_v<Lt, isless>&& std::is_arithmetic_v<T>;
 
 template <class T, class By, class Lt>
 resolved_sort gpu_resolve_sort(const sort_options<By, Lt>& o, const device& dev,
@@ -127,8 +131,10 @@ void gpu_sort_run(const device& dev, K* keys, V* values, std::int64_t n, const r
         gpu::reverse(dev, keys, n);
         if (values) gpu::reverse(dev, values, n);
       }
-      if (values) gpu::radix_sort_by_key(dev, keys, values, n, r.tuning);
-      else gpu::radix_sort(dev, keys, n, r.tuning);
+      if (values)
+        gpu::radix_sort_by_key(dev, keys, values, n, r.tuning);
+      else
+        gpu::radix_sort(dev, keys, n, r.tuning);
       if (o.rev) {
         gpu::reverse(dev, keys, n);
         if (values) gpu::reverse(dev, values, n);
@@ -137,8 +143,10 @@ void gpu_sort_run(const device& dev, K* keys, V* values, std::int64_t n, const r
     }
   }
   const gpu_less<By, Lt> less{o.by, o.lt, o.rev};
-  if (values) gpu::merge_sort_by_key(dev, keys, values, n, less, r.tuning);
-  else gpu::merge_sort(dev, keys, n, less, r.tuning);
+  if (values)
+    gpu::merge_sort_by_key(dev, keys, values, n, less, r.tuning);
+  else
+    gpu::merge_sort(dev, keys, n, less, r.tuning);
 }
 
 template <class T, class By, class Lt>
@@ -181,7 +189,8 @@ array<std::int64_t> gpu_sortperm(const device& dev, view<const T> v, const sort_
 }
 
 template <class T, class By, class Lt>
-resolved_sort resolve_sort(const sort_options<By, Lt>& o, const device& dev, std::string_view function) {
+resolved_sort resolve_sort(const sort_options<By, Lt>& o, const device& dev,
+                           std::string_view function) {
   if (on_gpu(dev)) return gpu_resolve_sort<T>(o, dev, function);
   if (std::holds_alternative<radix_sort>(o.alg) && !cpu::radix_sortable_v<sort_key_t<T, By>>)
     throw capability_error(std::string(function) +
@@ -207,8 +216,9 @@ void sort_run(T* p, T* tmp, std::int64_t n, const resolved_sort& r, const sort_o
   switch (r.algorithm) {
     case sort_algorithm::radix:
       if constexpr (radix_order_v<T, By, Lt>)
-        cpu::radix_sort<T, void, By>(p, tmp, nullptr, nullptr, n, static_cast<int>(r.tuning.radix_digit_bits),
-                                     o.rev, r.tuning.cpu_grain, cache_bytes, o.by);
+        cpu::radix_sort<T, void, By>(p, tmp, nullptr, nullptr, n,
+                                     static_cast<int>(r.tuning.radix_digit_bits), o.rev,
+                                     r.tuning.cpu_grain, cache_bytes, o.by);
       break;
     case sort_algorithm::sample:
       cpu::sample_sort(p, tmp, n, r.tuning.cpu_grain, r.tuning.sample_oversampling, less,
@@ -221,7 +231,8 @@ void sort_run(T* p, T* tmp, std::int64_t n, const resolved_sort& r, const sort_o
 }
 
 template <class T, class By, class Lt>
-void sort_cpu(const device& dev, view<T> v, const sort_options<By, Lt>& o, std::string_view function) {
+void sort_cpu(const device& dev, view<T> v, const sort_options<By, Lt>& o,
+              std::string_view function) {
   const resolved_sort r = resolve_sort<T>(o, dev, function);
   const std::int64_t n = v.size();
   scratch<T> tmp(n, o.temp, function);
@@ -270,8 +281,8 @@ array<std::int64_t> sortperm_cpu(const device& dev, view<const T> v, const sort_
   const sort_less<By, Lt> less{o.by, o.lt, o.rev};
   auto by_index = [&](std::int64_t a, std::int64_t b) { return less(k[a], k[b]); };
   if (r.algorithm == sort_algorithm::sample)
-    cpu::sample_sort(idx, idx_tmp.data(), n, r.tuning.cpu_grain, r.tuning.sample_oversampling, by_index,
-                     sort_cache_bytes(dev) / cpu::num_threads());
+    cpu::sample_sort(idx, idx_tmp.data(), n, r.tuning.cpu_grain, r.tuning.sample_oversampling,
+                     by_index, sort_cache_bytes(dev) / cpu::num_threads());
   else
     cpu::merge_sort(idx, idx_tmp.data(), n, r.tuning.cpu_grain, by_index,
                     sort_cache_bytes(dev) / cpu::num_threads());
@@ -279,22 +290,28 @@ array<std::int64_t> sortperm_cpu(const device& dev, view<const T> v, const sort_
 }
 
 template <paths P = paths::both, class T, class By, class Lt>
-array<std::int64_t> sortperm_impl(view<const T> v, const sort_options<By, Lt>& o, std::string_view function) {
+array<std::int64_t> sortperm_impl(view<const T> v, const sort_options<By, Lt>& o,
+                                  std::string_view function) {
   const device dev = algorithm_device(function, "v", v.memory());
   if (v.rank() != 1) throw_rank(function, "v", "a 1-d array", v.rank());
-  if constexpr (P == paths::gpu) return gpu_sortperm(dev, v, o, function);
-  else if constexpr (P == paths::cpu) return sortperm_cpu(dev, v, o, function);
-  else return on_gpu(dev) ? gpu_sortperm(dev, v, o, function) : sortperm_cpu(dev, v, o, function);
+  if constexpr (P == paths::gpu)
+    return gpu_sortperm(dev, v, o, function);
+  else if constexpr (P == paths::cpu)
+    return sortperm_cpu(dev, v, o, function);
+  else
+    return on_gpu(dev) ? gpu_sortperm(dev, v, o, function) : sortperm_cpu(dev, v, o, function);
 }
 
 template <class T, class By, class Lt>
 inline constexpr bool precompiled_sort_v =
-    precompiled_sort_type_v<T> && std::is_same_v<By, identity> && std::is_same_v<Lt, isless>;
+    precompiled_sort_type_v<T>&& std::is_same_v<By, identity>&& std::is_same_v<Lt, isless>;
 
 template <class T, class By, class Lt>
 void sort_dispatch(view<T> v, const sort_options<By, Lt>& o, const char* function) {
-  if constexpr (precompiled_sort_v<T, By, Lt>) sort_entry(v, o, function);
-  else sort_impl(v, o, function);
+  if constexpr (precompiled_sort_v<T, By, Lt>)
+    sort_entry(v, o, function);
+  else
+    sort_impl(v, o, function);
 }
 
 }  // namespace detail
@@ -333,8 +350,10 @@ template <class Src, class By = identity, class Lt = isless>
 array<std::int64_t> sortperm(const Src& src, const sort_options<By, Lt>& o = {}) {
   using T = detail::element_t<const Src>;
   const view<const T> v = detail::as_const_view(src);
-  if constexpr (detail::precompiled_sort_v<T, By, Lt>) return detail::sortperm_entry(v, o);
-  else return detail::sortperm_impl(v, o, "ak::sortperm");
+  if constexpr (detail::precompiled_sort_v<T, By, Lt>)
+    return detail::sortperm_entry(v, o);
+  else
+    return detail::sortperm_impl(v, o, "ak::sortperm");
 }
 
 // Sorts keys in place and applies the same permutation to values (same length).
@@ -348,7 +367,8 @@ void sort_by_key(Keys&& keys, Values&& values, const sort_options<By, Lt>& o = {
   const device dev = detail::algorithm_device(function, "keys", k.memory());
   detail::check_same_device(function, "values", dev, v.memory());
   if (k.rank() != 1) detail::throw_rank(function, "keys", "a 1-d array", k.rank());
-  if (v.shape() != k.shape()) detail::throw_shape_mismatch(function, "values", k.shape(), v.shape());
+  if (v.shape() != k.shape())
+    detail::throw_shape_mismatch(function, "values", k.shape(), v.shape());
   if (detail::on_gpu(dev)) {
     detail::check_gpu_types<V>(function, dev);
     const resolved_sort r = detail::gpu_resolve_sort<K>(o, dev, function);
@@ -369,8 +389,8 @@ void sort_by_key(Keys&& keys, Values&& values, const sort_options<By, Lt>& o = {
     if (r.algorithm == sort_algorithm::radix && k.is_contiguous() && v.is_contiguous()) {
       cpu::scratch_buffer<V> vtmp(n);
       cpu::radix_sort<K, V, By>(k.data(), tmp.data(), v.data(), vtmp.data(), n,
-                                static_cast<int>(r.tuning.radix_digit_bits), o.rev, r.tuning.cpu_grain,
-                                detail::sort_cache_bytes(dev), o.by);
+                                static_cast<int>(r.tuning.radix_digit_bits), o.rev,
+                                r.tuning.cpu_grain, detail::sort_cache_bytes(dev), o.by);
       return;
     }
   }

@@ -207,11 +207,15 @@ constexpr std::optional<T> neutral_element() {
   } else if constexpr (k == op_kind::bit_and && std::is_integral_v<T>) {
     return static_cast<T>(~T(0));
   } else if constexpr (k == op_kind::minimum && std::numeric_limits<T>::is_specialized) {
-    if constexpr (std::numeric_limits<T>::has_infinity) return std::numeric_limits<T>::infinity();
-    else return std::numeric_limits<T>::max();
+    if constexpr (std::numeric_limits<T>::has_infinity)
+      return std::numeric_limits<T>::infinity();
+    else
+      return std::numeric_limits<T>::max();
   } else if constexpr (k == op_kind::maximum && std::numeric_limits<T>::is_specialized) {
-    if constexpr (std::numeric_limits<T>::has_infinity) return -std::numeric_limits<T>::infinity();
-    else return std::numeric_limits<T>::lowest();
+    if constexpr (std::numeric_limits<T>::has_infinity)
+      return -std::numeric_limits<T>::infinity();
+    else
+      return std::numeric_limits<T>::lowest();
   } else {
     return std::nullopt;
   }

@@ -17,9 +17,9 @@
 #include <type_traits>
 
 #include "ak/algorithms/algorithm_values.hpp"
-#include "ak/core/operators.hpp"
 #include "ak/core/dtype.hpp"
 #include "ak/core/error.hpp"
+#include "ak/core/operators.hpp"
 #include "ak/gpu/buffer.hpp"
 #include "ak/gpu/kernels.hpp"
 #include "ak/gpu/launch.hpp"
@@ -104,7 +104,9 @@ struct vector_input {
   using type = void;
 };
 template <class Load>
-  requires requires(const Load& l) { l.in; } && std::is_arithmetic_v<typename Load::input>
+requires requires(const Load& l) {
+  l.in;
+} && std::is_arithmetic_v<typename Load::input>
 struct vector_input<Load> {
   using type = typename Load::input;
 };

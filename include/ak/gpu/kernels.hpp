@@ -124,8 +124,10 @@ AK_KERNEL_INLINE V load_vector(const In* p) {
 // The reduction of x[0, E) as a balanced tree: independent operations the hardware overlaps.
 template <int E, class T, class Op>
 AK_KERNEL_INLINE T tree_reduce(const T* x, Op op) {
-  if constexpr (E == 1) return x[0];
-  else return op(tree_reduce<E / 2>(x, op), tree_reduce<E - E / 2>(x + E / 2, op));
+  if constexpr (E == 1)
+    return x[0];
+  else
+    return op(tree_reduce<E / 2>(x, op), tree_reduce<E - E / 2>(x + E / 2, op));
 }
 
 // Group g reduces load(i) for i in [g * chunk, min((g + 1) * chunk, n)) into partials[g], tile by

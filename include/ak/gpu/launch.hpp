@@ -22,8 +22,9 @@ template <class Kernel>
 void launch(const ak::device& dev, const kernel::launch_params& p, const Kernel& k) {
 #if defined(__CUDACC__)
   if (dev.backend() == "cuda") return ak::cuda::launch(dev, p, k);
-  const char* how = ": this translation unit was compiled by nvcc, whose kernels run on cuda "
-                    "devices; compile it with the host compiler (g++, clang++) to run on sim";
+  const char* how =
+      ": this translation unit was compiled by nvcc, whose kernels run on cuda "
+      "devices; compile it with the host compiler (g++, clang++) to run on sim";
 #else
   if (dev.backend() == "sim") return ak::sim::launch(dev, p, k);
   const char* how = dev.backend() == "cuda"

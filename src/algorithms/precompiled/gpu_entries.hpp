@@ -13,19 +13,19 @@
 
 namespace ak::detail {
 
-#define AK_DECLARE_GPU_NUMERIC_ENTRIES(T)                                                       \
-  T gpu_reduce_entry(view<const T> src, op_kind op, const reduce_options<T>& o);                \
-  array<T> gpu_reduce_dims_entry(view<const T> src, op_kind op, const dims& along,             \
-                                 const reduce_options<T>& o);                                  \
-  void gpu_accumulate_entry(view<const T> src, view<T> dst, op_kind op,                         \
+#define AK_DECLARE_GPU_NUMERIC_ENTRIES(T)                                          \
+  T gpu_reduce_entry(view<const T> src, op_kind op, const reduce_options<T>& o);   \
+  array<T> gpu_reduce_dims_entry(view<const T> src, op_kind op, const dims& along, \
+                                 const reduce_options<T>& o);                      \
+  void gpu_accumulate_entry(view<const T> src, view<T> dst, op_kind op,            \
                             const accumulate_options<T>& o, const char* function);
 AK_FOR_EACH_NUMERIC_TYPE(AK_DECLARE_GPU_NUMERIC_ENTRIES)
 #undef AK_DECLARE_GPU_NUMERIC_ENTRIES
 
-#define AK_DECLARE_GPU_SORT_ENTRIES(T)                                                          \
-  void gpu_sort_entry(view<T> v, const sort_options<>& o, const char* function);                \
-  array<std::int64_t> gpu_sortperm_entry(view<const T> v, const sort_options<>& o);             \
-  array<std::int64_t> gpu_searchsorted_entry(view<const T> sorted, view<const T> queries,       \
+#define AK_DECLARE_GPU_SORT_ENTRIES(T)                                                    \
+  void gpu_sort_entry(view<T> v, const sort_options<>& o, const char* function);          \
+  array<std::int64_t> gpu_sortperm_entry(view<const T> v, const sort_options<>& o);       \
+  array<std::int64_t> gpu_searchsorted_entry(view<const T> sorted, view<const T> queries, \
                                              bool last, const search_options<>& o);
 AK_FOR_EACH_SORT_TYPE(AK_DECLARE_GPU_SORT_ENTRIES)
 #undef AK_DECLARE_GPU_SORT_ENTRIES
@@ -52,8 +52,8 @@ struct gpu_entries_end {};
 // AK_GPU_ENTRY_TABLE_SYMBOL. Its types are ak's C++ types, so the plugin must come from the same
 // version of ak (checked, with the table's size, before use).
 struct gpu_entry_table {
-  std::uint32_t size;        // sizeof(gpu_entry_table) where the plugin was built
-  const char* ak_version;    // ak::version_string() of the plugin's build
+  std::uint32_t size;      // sizeof(gpu_entry_table) where the plugin was built
+  const char* ak_version;  // ak::version_string() of the plugin's build
   std::tuple<AK_FOR_EACH_NUMERIC_TYPE(AK_GPU_NUMERIC_ENTRIES_OF) gpu_entries_end> numeric;
   std::tuple<AK_FOR_EACH_SORT_TYPE(AK_GPU_SORT_ENTRIES_OF) gpu_entries_end> sort;
 

@@ -29,10 +29,10 @@ array<T> gpu_reduce_dims_body(view<const T> src, op_kind op, const dims& along,
 }
 
 template <class T>
-void gpu_accumulate_body(view<const T> src, view<T> dst, op_kind op,
-                         const accumulate_options<T>& o, const char* function) {
-  with_standard_op<T, false>(op, function,
-                             [&](auto f) { accumulate_impl<paths::gpu>(src, dst, f, o, function); });
+void gpu_accumulate_body(view<const T> src, view<T> dst, op_kind op, const accumulate_options<T>& o,
+                         const char* function) {
+  with_standard_op<T, false>(
+      op, function, [&](auto f) { accumulate_impl<paths::gpu>(src, dst, f, o, function); });
 }
 
 template <class T>

@@ -12,16 +12,17 @@ namespace {
 
 const gpu_entry_table* find_gpu_entries(const memory_space& memory) {
   const device dev = device_of(memory);
-  const auto* t =
-      static_cast<const gpu_entry_table*>(backend_extension(dev.backend(), AK_GPU_ENTRY_TABLE_SYMBOL));
+  const auto* t = static_cast<const gpu_entry_table*>(
+      backend_extension(dev.backend(), AK_GPU_ENTRY_TABLE_SYMBOL));
   if (!t) return nullptr;
   // The table passes ak's C++ types across the plugin boundary: only a plugin built from this
   // very version of ak may be used.
   if (t->size != sizeof(gpu_entry_table) || !t->ak_version ||
       std::string(t->ak_version) != version_string())
-    throw backend_error("backend '" + dev.backend() + "': its precompiled algorithms come from ak " +
-                        (t->ak_version ? t->ak_version : "(unknown)") + " and this program runs ak " +
-                        std::string(version_string()) + "; install the plugin of the same version");
+    throw backend_error(
+        "backend '" + dev.backend() + "': its precompiled algorithms come from ak " +
+        (t->ak_version ? t->ak_version : "(unknown)") + " and this program runs ak " +
+        std::string(version_string()) + "; install the plugin of the same version");
   return t;
 }
 

@@ -65,7 +65,8 @@ const char* prepare(std::int64_t d, cudaStream_t* stream) {
     if (r == cudaSuccess) r = cudaDeviceGetDefaultMemPool(&pool, static_cast<int>(d));
     std::uint64_t keep = UINT64_MAX;
     if (r == cudaSuccess) r = cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
-    if (r != cudaSuccess) s.init_error = "setting up cuda:" + std::to_string(d) + ": " + describe(r);
+    if (r != cudaSuccess)
+      s.init_error = "setting up cuda:" + std::to_string(d) + ": " + describe(r);
   });
   if (!s.init_error.empty()) return fail(s.init_error);
   *stream = s.stream;
@@ -120,8 +121,8 @@ const char* allocate(void*, std::int64_t d, std::size_t bytes, std::size_t align
   const cudaError_t e = cudaMallocAsync(out, bytes, s);
   if (e != cudaSuccess) {
     *out = nullptr;
-    return fail("cudaMallocAsync of " + std::to_string(bytes) + " bytes on cuda:" +
-                std::to_string(d) + ": " + describe(e) + after_kernel(d));
+    return fail("cudaMallocAsync of " + std::to_string(bytes) +
+                " bytes on cuda:" + std::to_string(d) + ": " + describe(e) + after_kernel(d));
   }
   return nullptr;
 }
@@ -146,8 +147,8 @@ const char* copy(std::int64_t d, void* dst, const void* src, std::size_t bytes, 
   cudaError_t e = cudaMemcpyAsync(dst, src, bytes, kind, s);
   if (e == cudaSuccess) e = cudaStreamSynchronize(s);
   if (e != cudaSuccess)
-    return fail(std::string(what) + " of " + std::to_string(bytes) + " bytes on cuda:" +
-                std::to_string(d) + ": " + describe(e) + after_kernel(d));
+    return fail(std::string(what) + " of " + std::to_string(bytes) +
+                " bytes on cuda:" + std::to_string(d) + ": " + describe(e) + after_kernel(d));
   return nullptr;
 }
 

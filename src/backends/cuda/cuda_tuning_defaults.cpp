@@ -2,8 +2,8 @@
 // device class the plugin gives each GPU) with a default for any other ("*"). Nothing includes
 // this file: changing a value recompiles it alone, and a program picks the new values up when
 // it loads the rebuilt plugin.
-#include "ak/plugin/backend_defaults.hpp"
 #include "cuda_tuning_defaults.hpp"
+#include "ak/plugin/backend_defaults.hpp"
 
 namespace ak::cuda_backend {
 

@@ -393,12 +393,23 @@ std::vector<op_spec> all_ops() {
   add_custom_sort_ops(ops);
   add_sort_key_ops(ops);
   // The order of the table: reduce-like, element-wise, sorts, sorts with keys, dims.
-  const std::vector<std::string> order{"reduce",      "mapreduce",    "count",
-                                       "any",         "all",          "map",
-                                       "broadcast",   "accumulate",   "sort",
-                                       "sort_custom", "sort_custom_unstable", "sort_struct",
-                                       "sortperm",    "sort_by_key",  "searchsorted",
-                                       "sum_dims0",   "sum_dims1"};
+  const std::vector<std::string> order{"reduce",
+                                       "mapreduce",
+                                       "count",
+                                       "any",
+                                       "all",
+                                       "map",
+                                       "broadcast",
+                                       "accumulate",
+                                       "sort",
+                                       "sort_custom",
+                                       "sort_custom_unstable",
+                                       "sort_struct",
+                                       "sortperm",
+                                       "sort_by_key",
+                                       "searchsorted",
+                                       "sum_dims0",
+                                       "sum_dims1"};
   std::sort(ops.begin(), ops.end(), [&](const op_spec& a, const op_spec& b) {
     return std::find(order.begin(), order.end(), a.name) <
            std::find(order.begin(), order.end(), b.name);
@@ -542,7 +553,8 @@ int run_bench(const bench_options& o) {
   std::cout << "\nvs ak: the median over pairs of (peer time / ak time) from alternating runs; "
                "> 1 means ak is faster.\n"
             << "GB/s: the bytes the op must move / median time; %bw: that / the bandwidth "
-               "of the same moments: a probe (a read of a 1 GiB buffer for ops that only read, a copy for "
+               "of the same moments: a probe (a read of a 1 GiB buffer for ops that only read, a "
+               "copy for "
                "ops that also write) alternates with ak in each case, and %bw is the median over "
                "those pairs (this machine's bandwidth drifts).\n"
             << "bytes counted: reduce, mapreduce, count, any, all, sum_dims: the input once; "

@@ -85,8 +85,8 @@ void add_custom_sort_ops(std::vector<op_spec>& ops) {
   ops.push_back({"sort_custom_unstable", "sort", defaults,
                  [](dtype t, std::int64_t n) {
                    return visit_numeric(t, [&]<class T>() {
-                     return sort_values<T>("sort_custom_unstable", n, [](T a, T x) { return a > x; },
-                                           false);
+                     return sort_values<T>(
+                         "sort_custom_unstable", n, [](T a, T x) { return a > x; }, false);
                    });
                  },
                  sort_default_n});

@@ -76,9 +76,7 @@ void plain_lsd8_sort(T* a, T* tmp, std::int64_t n) {
     auto digit = [shift](T x) {
       return static_cast<std::size_t>((cpu::radix_key(x) >> shift) & 255);
     };
-    auto chunk = [n, workers](int w) {
-      return std::pair{n * w / workers, n * (w + 1) / workers};
-    };
+    auto chunk = [n, workers](int w) { return std::pair{n * w / workers, n * (w + 1) / workers}; };
     on_every_thread([&](int w) {
       std::array<std::int64_t, 256>& c = count[static_cast<std::size_t>(w)];
       c.fill(0);
@@ -133,9 +131,8 @@ void add_sort_peers(bench_case& c, T* w, std::int64_t n, Comp comp, std::functio
   if constexpr ((Peers & peer_plain_lsd8) != 0 && std::is_same_v<Comp, std::less<T>> &&
                 std::is_arithmetic_v<T> && (sizeof(T) == 4 || sizeof(T) == 8)) {
     std::shared_ptr<T[]> tmp = make_buffer<T>(n);  // its scratch, allocated once, untimed
-    add(plain_lsd8, [tmp](T* first, T* last, const Comp&) {
-      plain_lsd8_sort(first, tmp.get(), last - first);
-    });
+    add(plain_lsd8,
+        [tmp](T* first, T* last, const Comp&) { plain_lsd8_sort(first, tmp.get(), last - first); });
   }
 }
 

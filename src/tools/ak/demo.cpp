@@ -2,14 +2,14 @@
 // small arrays, and a table of each operation's first call and warm throughput on the cpu
 // backend.
 #include <algorithm>
-#include <cmath>
-#include <sstream>
-#include <string>
-#include <vector>
 #include <chrono>
+#include <cmath>
 #include <iomanip>
 #include <iostream>
 #include <numeric>
+#include <sstream>
+#include <string>
+#include <vector>
 
 #include "ak/ak.hpp"
 #include "commands.hpp"
@@ -45,7 +45,8 @@ void show_algorithms() {
   const std::vector<double> v{3.5, -0.0, 2.0, std::nan(""), 0.0, -7.25, 2.0};
   std::cout << "\nthe algorithms on v = [3.5, -0.0, 2.0, NaN, 0.0, -7.25, 2.0]:\n";
   std::cout << "  ak::sort(v)                 " << list(ak::sort(v).to_vector()) << "\n";
-  std::cout << "  ak::sort(v, {.rev = true})  " << list(ak::sort(v, {.rev = true}).to_vector()) << "\n";
+  std::cout << "  ak::sort(v, {.rev = true})  " << list(ak::sort(v, {.rev = true}).to_vector())
+            << "\n";
   std::cout << "  ak::sortperm(v)             " << list(sortperm(v).to_vector()) << "\n";
   std::cout << "  ak::maximum(v)              " << maximum(v) << "  (NaN propagates)\n";
   std::cout << "  ak::count(v, x > 0)         " << count(v, [](double x) { return x > 0; }) << "\n";
@@ -56,8 +57,9 @@ void show_algorithms() {
   std::vector<float> m(6);
   std::iota(m.begin(), m.end(), 1.0f);
   array<float> a(m, shape{2, 3});
-  std::cout << "  a = [[1, 2, 3], [4, 5, 6]]: sum along dims 0 " << list(sum(a, dims{0}).to_vector())
-            << ", along dims 1 " << list(sum(a, dims{1}).to_vector()) << "\n";
+  std::cout << "  a = [[1, 2, 3], [4, 5, 6]]: sum along dims 0 "
+            << list(sum(a, dims{0}).to_vector()) << ", along dims 1 "
+            << list(sum(a, dims{1}).to_vector()) << "\n";
   const array<float> col = sum(a, dims{1});
   std::cout << "  ak::broadcast(a / rowsum)   "
             << list(broadcast([](float x, float s) { return x / s; }, a, col).to_vector()) << "\n";
@@ -113,16 +115,46 @@ void show_throughput_table() {
   std::cout << "  op            dtype            n   first ms    warm ms     GB/s\n";
   const double fb = sizeof(float) * double(n), db = sizeof(double) * double(n),
                ub = sizeof(std::uint32_t) * double(n);
-  table_row("sum", "float32", n, fb, [&] { volatile float s = sum(f); (void)s; });
-  table_row("sum dims 0", "float32", n, fb, [&] { auto s = sum(matrix, dims{0}); (void)s; });
-  table_row("sum dims 1", "float32", n, fb, [&] { auto s = sum(matrix, dims{1}); (void)s; });
-  table_row("any (none)", "float64", n, db, [&] { volatile bool b = any(d, [](double x) { return x > 2; }); (void)b; });
-  table_row("map", "float64", n, 2 * db, [&] { map_into(dout, [](double x) { return 2 * x + 1; }, d); });
-  table_row("broadcast", "float32", n, 2 * fb, [&] { auto b = broadcast(plus{}, matrix, row); (void)b; });
-  table_row("accumulate", "float64", n, 2 * db, [&] { std::copy(d.begin(), d.end(), dout.begin()); accumulate_inplace(dout, plus{}); });
-  table_row("sort", "uint32", n, 2 * ub, [&] { std::copy(u.begin(), u.end(), uout.begin()); sort_inplace(uout); });
-  table_row("sort", "float64", n, 2 * db, [&] { std::copy(d.begin(), d.end(), dout.begin()); sort_inplace(dout); });
-  table_row("sortperm", "float64", n, db + 8.0 * n, [&] { auto p = sortperm(d); (void)p; });
+  table_row("sum", "float32", n, fb, [&] {
+    volatile float s = sum(f);
+    (void)s;
+  });
+  table_row("sum dims 0", "float32", n, fb, [&] {
+    auto s = sum(matrix, dims{0});
+    (void)s;
+  });
+  table_row("sum dims 1", "float32", n, fb, [&] {
+    auto s = sum(matrix, dims{1});
+    (void)s;
+  });
+  table_row("any (none)", "float64", n, db, [&] {
+    volatile bool b = any(d, [](double x) { return x > 2; });
+    (void)b;
+  });
+  table_row("map", "float64", n, 2 * db, [&] {
+    map_into(
+        dout, [](double x) { return 2 * x + 1; }, d);
+  });
+  table_row("broadcast", "float32", n, 2 * fb, [&] {
+    auto b = broadcast(plus{}, matrix, row);
+    (void)b;
+  });
+  table_row("accumulate", "float64", n, 2 * db, [&] {
+    std::copy(d.begin(), d.end(), dout.begin());
+    accumulate_inplace(dout, plus{});
+  });
+  table_row("sort", "uint32", n, 2 * ub, [&] {
+    std::copy(u.begin(), u.end(), uout.begin());
+    sort_inplace(uout);
+  });
+  table_row("sort", "float64", n, 2 * db, [&] {
+    std::copy(d.begin(), d.end(), dout.begin());
+    sort_inplace(dout);
+  });
+  table_row("sortperm", "float64", n, db + 8.0 * n, [&] {
+    auto p = sortperm(d);
+    (void)p;
+  });
   std::cout << "  (accumulate and sort rows include a copy of the input; 'first' includes "
                "loading the backend and first-touch page faults)\n";
 }

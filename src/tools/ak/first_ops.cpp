@@ -17,9 +17,9 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
-#include <nlohmann/json.hpp>
 
 #include "../first_ops/first_ops_protocol.hpp"
 #include "ak/core/error.hpp"
@@ -146,8 +146,7 @@ probe_run run_probe(const fs::path& exe, const std::vector<std::string>& args) {
     }
   }
   if (seen != fo::op_names.size() || r.device.empty())
-    throw error("ak first-ops: '" + exe.filename().string() + "' printed something else:\n" +
-                text);
+    throw error("ak first-ops: '" + exe.filename().string() + "' printed something else:\n" + text);
   return r;
 }
 
@@ -172,8 +171,8 @@ probe_run medians(const std::vector<probe_run>& runs) {
 nlohmann::ordered_json to_json(const probe_run& r) {
   nlohmann::ordered_json ops = nlohmann::ordered_json::array();
   for (std::size_t i = 0; i < r.ops.size(); ++i)
-    ops.push_back({{"op", fo::op_names[i]}, {"first_s", r.ops[i].first_s},
-                   {"warm_s", r.ops[i].warm_s}});
+    ops.push_back(
+        {{"op", fo::op_names[i]}, {"first_s", r.ops[i].first_s}, {"warm_s", r.ops[i].warm_s}});
   return {{"device", r.device}, {"total_wall_s", r.total_s}, {"ops", ops}};
 }
 
@@ -221,9 +220,8 @@ int run_first_ops(const first_ops_options& o) {
               << ratio(t.first_s, t.warm_s);
     if (b) {
       const auto& s = b->ops[i];
-      std::cout << std::setw(15) << ms(s.first_s) << std::setw(10) << ms(s.warm_s)
-                << std::setw(12) << ratio(s.first_s, s.warm_s) << std::setw(15)
-                << ratio(t.first_s, s.first_s);
+      std::cout << std::setw(15) << ms(s.first_s) << std::setw(10) << ms(s.warm_s) << std::setw(12)
+                << ratio(s.first_s, s.warm_s) << std::setw(15) << ratio(t.first_s, s.first_s);
     }
     std::cout << "\n";
   }

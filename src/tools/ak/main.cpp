@@ -42,9 +42,10 @@ int main(int argc, char** argv) {
   std::vector<std::string> op_choices = ak::tool::bench_op_names();
   op_choices.push_back("all");
   bench_cmd
-      ->add_option("--ops", bench.ops,
-                   "Ops, comma-separated, or all alone for every op (in a list, all is the op ak::all; "
-                   "default: reduce,mapreduce,map,accumulate,sort)")
+      ->add_option(
+          "--ops", bench.ops,
+          "Ops, comma-separated, or all alone for every op (in a list, all is the op ak::all; "
+          "default: reduce,mapreduce,map,accumulate,sort)")
       ->delimiter(',')
       ->check(CLI::IsMember(op_choices));
   std::vector<std::string> dtype_choices;

@@ -42,7 +42,8 @@ int run(const std::string& device_name) {
   const fo::inputs in;
   const ak::array<float> x(in.x, ak::shape{n}, mem), y(in.y, ak::shape{n}, mem);
   const ak::array<float> m(in.m, ak::shape{rows, cols}, mem);
-  const ak::array<float> a4(in.a4, ak::shape{e, e, e, e}, mem), b4(in.b4, ak::shape{e, 1, e, 1}, mem);
+  const ak::array<float> a4(in.a4, ak::shape{e, e, e, e}, mem),
+      b4(in.b4, ak::shape{e, 1, e, 1}, mem);
   const ak::array<std::int64_t> idx(in.idx, ak::shape{n}, mem);
 
   ak::array<float> broadcast, gather, sum_dims, accumulate, sort, broadcast_4d;

@@ -51,7 +51,7 @@ inline std::vector<std::int64_t> make_indices(std::int64_t count, std::int64_t b
 // The inputs of the eight operations, on the host.
 struct inputs {
   std::vector<float> x = make_floats(n, 1), y = make_floats(n, 2);  // broadcast, sum, scan, ...
-  std::vector<float> m = make_floats(rows * cols, 3);                // sum along dims
+  std::vector<float> m = make_floats(rows * cols, 3);               // sum along dims
   std::vector<float> a4 = make_floats(e * e * e * e, 4), b4 = make_floats(e * e, 5);
   std::vector<std::int64_t> idx = make_indices(n, n);  // gather
 };

@@ -56,12 +56,11 @@ int run() {
       [&] { r.any = std::any_of(par, x.begin(), x.end(), [](float v) { return v > 2.0f; }); },
       [&] {
         r.broadcast_4d.assign(a4.size(), 0.0f);
-        std::transform(par, positions.begin(), positions.end(), r.broadcast_4d.begin(),
-                       [&](std::int64_t i) {
-                         const std::int64_t i0 = i / (e * e * e), i2 = (i / e) % e;
-                         return a4[static_cast<std::size_t>(i)] +
-                                b4[static_cast<std::size_t>(i0 * e + i2)];
-                       });
+        std::transform(
+            par, positions.begin(), positions.end(), r.broadcast_4d.begin(), [&](std::int64_t i) {
+              const std::int64_t i0 = i / (e * e * e), i2 = (i / e) % e;
+              return a4[static_cast<std::size_t>(i)] + b4[static_cast<std::size_t>(i0 * e + i2)];
+            });
       },
   };
   const fo::op_times t = fo::time_ops(ops);
@@ -73,4 +72,6 @@ int run() {
 
 }  // namespace
 
-int main() { return run(); }
+int main() {
+  return run();
+}

@@ -1,8 +1,8 @@
 // The CUDA baseline of `ak first-ops` (ak_first_ops_thrust): the same eight operations on the
-// same inputs as ak_probe.cpp, written with Thrust (on CUB) on one device (argv[1], "cuda:N"), each followed
-// by a wait for the device, as the ak probe waits. The CUDA context is created with the first
-// device allocation, before the operations, as ak's is when its inputs are put on the device; both
-// count in the total wall time. Same output and exit status as the other probes.
+// same inputs as ak_probe.cpp, written with Thrust (on CUB) on one device (argv[1], "cuda:N"), each
+// followed by a wait for the device, as the ak probe waits. The CUDA context is created with the
+// first device allocation, before the operations, as ak's is when its inputs are put on the device;
+// both count in the total wall time. Same output and exit status as the other probes.
 #include <cuda_runtime.h>
 #include <thrust/copy.h>
 #include <thrust/device_vector.h>

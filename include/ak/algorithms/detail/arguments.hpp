@@ -73,11 +73,16 @@ bool on_gpu_memory(const memory_space& memory);
 // largest, uint64, for bigger types), documented in docs/tuning.md.
 template <class T>
 constexpr dtype tuning_dtype() {
-  if constexpr (has_dtype_v<T>) return dtype_of_v<T>;
-  else if constexpr (sizeof(T) == 1) return dtype::uint8;
-  else if constexpr (sizeof(T) == 2) return dtype::uint16;
-  else if constexpr (sizeof(T) == 4) return dtype::uint32;
-  else return dtype::uint64;
+  if constexpr (has_dtype_v<T>)
+    return dtype_of_v<T>;
+  else if constexpr (sizeof(T) == 1)
+    return dtype::uint8;
+  else if constexpr (sizeof(T) == 2)
+    return dtype::uint16;
+  else if constexpr (sizeof(T) == 4)
+    return dtype::uint32;
+  else
+    return dtype::uint64;
 }
 
 // ---- Errors ------------------------------------------------------------------------------------

@@ -88,7 +88,9 @@ template <class T>
 class gpu_work {
  public:
   gpu_work(const device& dev, view<T> v, bool load)
-      : dev_(dev), v_(v), own_(dev, v.is_contiguous() ? 0 : v.size()),
+      : dev_(dev),
+        v_(v),
+        own_(dev, v.is_contiguous() ? 0 : v.size()),
         p_(v.is_contiguous() ? v.data() : own_.data()) {
     if (load && !v.is_contiguous())
       gpu_map_strided(dev, view<T>(own_.data(), v.shape(), dev.memory()), view<const T>(v),
@@ -129,7 +131,8 @@ inline scan_alg scan_alg_of(const scan_tuning& t) {
       return reduce_then_scan{t.block_size, t.items_per_thread, t.sub_group_width};
     case scan_algorithm::decoupled_lookback:
       return decoupled_lookback{t.block_size, t.items_per_thread, t.sub_group_width};
-    default: return auto_alg{};
+    default:
+      return auto_alg{};
   }
 }
 

@@ -42,7 +42,8 @@ void insertion_sort(It first, It last, const Less& less) {
 
 // Stable merge of [a, a+na) and [b, b+nb) into out.
 template <class T, class Less>
-void merge_into(const T* a, std::int64_t na, const T* b, std::int64_t nb, T* out, const Less& less) {
+void merge_into(const T* a, std::int64_t na, const T* b, std::int64_t nb, T* out,
+                const Less& less) {
   const T* ae = a + na;
   const T* be = b + nb;
   while (a != ae && b != be) *out++ = less(*b, *a) ? *b++ : *a++;
@@ -58,8 +59,10 @@ std::int64_t merge_path(const T* a, std::int64_t na, const T* b, std::int64_t nb
   std::int64_t lo = std::max<std::int64_t>(0, diag - nb), hi = std::min(diag, na);
   while (lo < hi) {
     const std::int64_t i = lo + (hi - lo) / 2;  // i from a, diag - i from b
-    if (!less(b[diag - i - 1], a[i])) lo = i + 1;
-    else hi = i;
+    if (!less(b[diag - i - 1], a[i]))
+      lo = i + 1;
+    else
+      hi = i;
   }
   return lo;
 }
@@ -85,7 +88,8 @@ T* merge_passes(T* src, T* dst, std::int64_t n, std::int64_t width, std::int64_t
 template <class T, class Less>
 void merge_sort_serial(T* data, T* tmp, std::int64_t n, std::int64_t run, std::int64_t block,
                        const Less& less) {
-  for (std::int64_t i = 0; i < n; i += run) insertion_sort(data + i, data + std::min(n, i + run), less);
+  for (std::int64_t i = 0; i < n; i += run)
+    insertion_sort(data + i, data + std::min(n, i + run), less);
   // Every full block takes the same number of passes, so all end in the same buffer; a short
   // last block may end in the other one and is copied over.
   T* in_block = data;
@@ -107,7 +111,7 @@ template <class T, class Less>
 void merge_sort(T* data, T* tmp, std::int64_t n, std::int64_t grain, const Less& less,
                 std::int64_t cache_bytes) {
   constexpr std::int64_t run = 16;  // insertion-sorted run: a few cache lines
-  std::int64_t block = run;  // data and scratch of a block fill half the cache
+  std::int64_t block = run;         // data and scratch of a block fill half the cache
   while (block * 2 * 2 * static_cast<std::int64_t>(sizeof(T)) <= cache_bytes / 2) block *= 2;
   if (n <= 1) return;
   // A power-of-two number of chunks keeps the merge tree balanced.
@@ -138,7 +142,8 @@ void merge_sort(T* data, T* tmp, std::int64_t n, std::int64_t grain, const Less&
       std::int64_t* const c = cut.data() + p * (per_pair + 1);
       c[0] = 0;
       for (std::int64_t piece = 1; piece <= per_pair; ++piece) {
-        const std::int64_t d = (na + nb) * piece / per_pair, d_prev = (na + nb) * (piece - 1) / per_pair;
+        const std::int64_t d = (na + nb) * piece / per_pair,
+                           d_prev = (na + nb) * (piece - 1) / per_pair;
         c[piece] = std::clamp(merge_path(src + i, na, src + i + na, nb, d, less), c[piece - 1],
                               c[piece - 1] + (d - d_prev));
       }
@@ -209,11 +214,14 @@ struct classifier {
     }
     // Not std::sort: given a comparator that is not a strict weak order (<= for <, or < with
     // NaNs), its unguarded loops read outside the range. These two never do.
-    if (samples <= 64) insertion_sort(sample.begin(), sample.end(), less);
-    else std::stable_sort(sample.begin(), sample.end(), less);
+    if (samples <= 64)
+      insertion_sort(sample.begin(), sample.end(), less);
+    else
+      std::stable_sort(sample.begin(), sample.end(), less);
     splitters.clear();
     for (std::size_t j = 1; j < k; ++j)
-      splitters.push_back(sample[static_cast<std::size_t>(static_cast<std::int64_t>(j) * samples / static_cast<std::int64_t>(k))]);
+      splitters.push_back(sample[static_cast<std::size_t>(static_cast<std::int64_t>(j) * samples /
+                                                          static_cast<std::int64_t>(k))]);
     for (std::size_t j = 1; j + 1 < k; ++j)
       if (!less(splitters[j - 1], splitters[j])) equal_buckets = true;
     tree.resize(k, splitters[0]);
@@ -235,14 +243,22 @@ struct classifier {
   template <class Bucket>
   void classify(const T* x, std::int64_t count, Bucket* out) const {
     switch (log_k) {
-      case 1: return classify_levels<1>(x, count, out);
-      case 2: return classify_levels<2>(x, count, out);
-      case 3: return classify_levels<3>(x, count, out);
-      case 4: return classify_levels<4>(x, count, out);
-      case 5: return classify_levels<5>(x, count, out);
-      case 6: return classify_levels<6>(x, count, out);
-      case 7: return classify_levels<7>(x, count, out);
-      default: return classify_levels<8>(x, count, out);
+      case 1:
+        return classify_levels<1>(x, count, out);
+      case 2:
+        return classify_levels<2>(x, count, out);
+      case 3:
+        return classify_levels<3>(x, count, out);
+      case 4:
+        return classify_levels<4>(x, count, out);
+      case 5:
+        return classify_levels<5>(x, count, out);
+      case 6:
+        return classify_levels<6>(x, count, out);
+      case 7:
+        return classify_levels<7>(x, count, out);
+      default:
+        return classify_levels<8>(x, count, out);
     }
   }
   template <int Levels, class Bucket>
@@ -257,14 +273,17 @@ struct classifier {
   // the sort tests; clang and g++ -O2 are right), so it is kept away from them.
   __attribute__((optimize("no-tree-loop-vectorize")))
 #endif
-  void classify_batch(const T* x, Bucket* out) const {
+  void
+  classify_batch(const T* x, Bucket* out) const {
     std::size_t j[M];
     for (int e = 0; e < M; ++e) j[e] = 1;
     for (int l = 0; l < Levels; ++l)
-      for (int e = 0; e < M; ++e) j[e] = 2 * j[e] + static_cast<std::size_t>(!less(x[e], tree[j[e]]));
+      for (int e = 0; e < M; ++e)
+        j[e] = 2 * j[e] + static_cast<std::size_t>(!less(x[e], tree[j[e]]));
     for (int e = 0; e < M; ++e) {
       std::size_t b = j[e] - k;
-      if (equal_buckets) b = 2 * b - static_cast<std::size_t>(b > 0 && !less(splitters[b - 1], x[e]));
+      if (equal_buckets)
+        b = 2 * b - static_cast<std::size_t>(b > 0 && !less(splitters[b - 1], x[e]));
       out[e] = static_cast<Bucket>(b);
     }
   }
@@ -303,11 +322,13 @@ struct classifier {
 template <class T>
 struct block_gather {
   std::int64_t block = 1;
-  std::vector<T> buffer;             // buckets x block
-  std::vector<std::int64_t> fill;    // elements waiting in each bucket's buffer
+  std::vector<T> buffer;              // buckets x block
+  std::vector<std::int64_t> fill;     // elements waiting in each bucket's buffer
   std::vector<std::uint16_t> blocks;  // the bucket of each block written back
   block_gather(std::size_t buckets, std::int64_t block_len, std::int64_t n, const T& any)
-      : block(block_len), buffer(buckets * static_cast<std::size_t>(block_len), any), fill(buckets, 0) {
+      : block(block_len),
+        buffer(buckets * static_cast<std::size_t>(block_len), any),
+        fill(buckets, 0) {
     blocks.reserve(static_cast<std::size_t>(n / block_len));  // gather never reallocates
   }
   // counts[bucket] = the chunk's elements in it.
@@ -331,7 +352,8 @@ struct block_gather {
 };
 
 // Buckets of about `target` elements at the next level, at most 256.
-inline int log_buckets_for(std::int64_t n, std::int64_t target) {  // at most 8: classify's deepest tree
+inline int log_buckets_for(std::int64_t n,
+                           std::int64_t target) {  // at most 8: classify's deepest tree
   const int w = static_cast<int>(std::bit_width(static_cast<std::uint64_t>(n / target)));
   return std::clamp(w - 1, 1, 8);
 }
@@ -387,7 +409,8 @@ T* sample_sort_serial(T* a, T* b, std::int64_t n, const Less& less, std::int64_t
   // Deeper steps sort short runs, where a large sample would cost as much as the run: a
   // sample of about log2(n) / 4 elements per bucket (at most `oversampling`).
   const int log_k = log_buckets_for(n, 8);
-  const std::int64_t per_bucket = std::clamp<std::int64_t>(std::bit_width(static_cast<std::uint64_t>(n)) / 4, 1, oversampling);
+  const std::int64_t per_bucket =
+      std::clamp<std::int64_t>(std::bit_width(static_cast<std::uint64_t>(n)) / 4, 1, oversampling);
   classifier<T, Less>& c = w.c;
   c.choose(a, n, log_k, per_bucket << log_k);
   const std::size_t buckets = c.buckets();
@@ -445,16 +468,19 @@ void sample_sort(T* data, T* tmp, std::int64_t n, std::int64_t grain, std::int64
   const std::size_t buckets = cl.buckets();
   const std::size_t nc = static_cast<std::size_t>(c.count);
   // Blocks of about a kilobyte (buffers of a quarter of the cache), and small enough that the
-  // buffers of all chunks hold at most n / 16 elements (but at least one per bucket). (Classifying once gathered 1.12x faster
-  // than classifying to count and again to scatter: docs/benchmarks/README.md.) The buffers are
-  // allocated before any chunk is gathered: gathering rewrites data in place.
+  // buffers of all chunks hold at most n / 16 elements (but at least one per bucket). (Classifying
+  // once gathered 1.12x faster than classifying to count and again to scatter:
+  // docs/benchmarks/README.md.) The buffers are allocated before any chunk is gathered: gathering
+  // rewrites data in place.
   const std::int64_t block_len = std::max<std::int64_t>(
       1, std::min<std::int64_t>(cache_bytes / 4 / static_cast<std::int64_t>(buckets * sizeof(T)),
                                 c.size / 16 / static_cast<std::int64_t>(buckets)));
   std::vector<sample_detail::block_gather<T>> gathered;
   gathered.reserve(nc);
   for (std::size_t k = 0; k < nc; ++k)
-    gathered.emplace_back(buckets, block_len, c.end(static_cast<std::int64_t>(k)) - c.begin(static_cast<std::int64_t>(k)), data[0]);
+    gathered.emplace_back(
+        buckets, block_len,
+        c.end(static_cast<std::int64_t>(k)) - c.begin(static_cast<std::int64_t>(k)), data[0]);
   std::vector<std::int64_t> offsets(nc * buckets, 0);
   parallel_tasks(c.count, [&](std::int64_t k) {
     sample_detail::block_gather<T>& g = gathered[static_cast<std::size_t>(k)];
@@ -471,28 +497,34 @@ void sample_sort(T* data, T* tmp, std::int64_t n, std::int64_t grain, std::int64
   }
   exclusive_offsets(offsets.data(), nc, buckets, n);
   parallel_tasks(c.count, [&](std::int64_t k) {
-    const auto from = offsets.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(k) * buckets);
+    const auto from =
+        offsets.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(k) * buckets);
     std::vector<std::int64_t> own(from, from + static_cast<std::ptrdiff_t>(buckets));
     gathered[static_cast<std::size_t>(k)].spill(data + c.begin(k), tmp, own.data());
   });
-  const std::int64_t tasks = std::min<std::int64_t>(balanced_task_limit(), static_cast<std::int64_t>(buckets));
+  const std::int64_t tasks =
+      std::min<std::int64_t>(balanced_task_limit(), static_cast<std::int64_t>(buckets));
   const std::int64_t longest = std::max<std::int64_t>(n / tasks, 2 * grain);
   for (std::size_t g = 0; g < buckets; ++g) {
     const std::int64_t s = start[g], len = start[g + 1] - s;
     if (len <= longest || cl.is_equal_bucket(g)) continue;
     // The sample failed to split this much: the same step again on a bucket smaller than n.
-    if (len < n) sample_sort(tmp + s, data + s, len, grain, oversampling, less, cache_bytes);
-    else merge_sort(tmp + s, data + s, len, grain, less, std::int64_t{1} << 18);
+    if (len < n)
+      sample_sort(tmp + s, data + s, len, grain, oversampling, less, cache_bytes);
+    else
+      merge_sort(tmp + s, data + s, len, grain, less, std::int64_t{1} << 18);
     parallel_copy(tmp + s, len, data + s, grain);
   }
   const std::vector<std::size_t> first = bucket_runs(start, tasks);
   parallel_tasks(tasks, [&](std::int64_t t) {
     sample_detail::sample_workspace<T, Less> w(less);
-    for (std::size_t g = first[static_cast<std::size_t>(t)]; g < first[static_cast<std::size_t>(t) + 1]; ++g) {
+    for (std::size_t g = first[static_cast<std::size_t>(t)];
+         g < first[static_cast<std::size_t>(t) + 1]; ++g) {
       const std::int64_t s = start[g], len = start[g + 1] - s;
       if (len > longest && !cl.is_equal_bucket(g)) continue;
       if (len > 1 && !cl.is_equal_bucket(g) &&
-          sample_detail::sample_sort_serial(tmp + s, data + s, len, less, oversampling, w) == data + s)
+          sample_detail::sample_sort_serial(tmp + s, data + s, len, less, oversampling, w) ==
+              data + s)
         continue;
       std::copy(tmp + s, tmp + s + len, data + s);
     }

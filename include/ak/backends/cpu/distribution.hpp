@@ -32,7 +32,8 @@ inline bool exclusive_offsets(std::int64_t* hist, std::size_t chunk_count, std::
 
 // Runs of consecutive buckets of about n / tasks elements each: task t takes buckets
 // [first[t], first[t + 1]). start[b] is bucket b's first element; start.back() is n.
-inline std::vector<std::size_t> bucket_runs(const std::vector<std::int64_t>& start, std::int64_t tasks) {
+inline std::vector<std::size_t> bucket_runs(const std::vector<std::int64_t>& start,
+                                            std::int64_t tasks) {
   const std::size_t buckets = start.size() - 1;
   const std::int64_t n = start.back();
   std::vector<std::size_t> first(static_cast<std::size_t>(tasks) + 1, buckets);
@@ -48,7 +49,9 @@ inline std::vector<std::size_t> bucket_runs(const std::vector<std::int64_t>& sta
 template <class T>
 void parallel_copy(const T* from, std::int64_t n, T* to, std::int64_t grain) {
   const chunks c = plan_chunks(n, grain, num_threads(), 16);
-  parallel_tasks(c.count, [&](std::int64_t k) { std::copy(from + c.begin(k), from + c.end(k), to + c.begin(k)); });
+  parallel_tasks(c.count, [&](std::int64_t k) {
+    std::copy(from + c.begin(k), from + c.end(k), to + c.begin(k));
+  });
 }
 
 }  // namespace ak::cpu

@@ -54,6 +54,8 @@ inline chunks plan_chunks(std::int64_t n, std::int64_t grain, std::int64_t max_c
 }
 
 // How many tasks keep every worker busy with some slack for imbalance.
-inline std::int64_t balanced_task_limit() noexcept { return 4 * num_threads(); }
+inline std::int64_t balanced_task_limit() noexcept {
+  return 4 * num_threads();
+}
 
 }  // namespace ak::cpu

@@ -36,8 +36,9 @@ using radix_key_t = std::conditional_t<
 
 // The key types radix sort orders.
 template <class T>
-inline constexpr bool radix_sortable_v =
-    std::is_arithmetic_v<T> && (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8);
+inline constexpr bool radix_sortable_v = std::is_arithmetic_v<T> &&
+                                         (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 ||
+                                          sizeof(T) == 8);
 
 template <class T>
 inline radix_key_t<T> radix_key(T x) noexcept {
@@ -60,8 +61,8 @@ inline radix_key_t<T> radix_key(T x) noexcept {
 // The integer whose radix_key is u: radix_key's inverse, for integer types (a float's NaNs share
 // one key, so floats have none).
 template <class T>
-  requires std::is_integral_v<T>
-T radix_unkey(radix_key_t<T> u) noexcept {
+requires std::is_integral_v<T> T radix_unkey(radix_key_t<T> u)
+noexcept {
   using U = radix_key_t<T>;
   if constexpr (std::is_same_v<T, bool>) {
     return u != 0;
@@ -166,7 +167,8 @@ std::int64_t bucket_target(const P& p) {
 template <class P>
 int top_digit_bits(std::int64_t n, int bits, const P& p) {
   const std::int64_t want = (n + bucket_target(p) - 1) / bucket_target(p);
-  const int width = static_cast<int>(std::bit_width(static_cast<std::uint64_t>(std::max<std::int64_t>(want - 1, 1))));
+  const int width = static_cast<int>(
+      std::bit_width(static_cast<std::uint64_t>(std::max<std::int64_t>(want - 1, 1))));
   return std::clamp(width, 1, std::min(bits, std::max(1, p.digit_bits - 1)));
 }
 
@@ -220,7 +222,8 @@ K* lsd_in_cache(K* a, K* b, VV* va, VV* vb, std::int64_t n, int bits, const P& p
     const K* const src = a;
     for (std::int64_t i = 0; i < n; ++i) {
       const U key = p(src[i]);
-      for (int q = 0; q < passes; ++q) ++h[static_cast<std::size_t>(q) * buckets + ((key >> (q * width)) & mask)];
+      for (int q = 0; q < passes; ++q)
+        ++h[static_cast<std::size_t>(q) * buckets + ((key >> (q * width)) & mask)];
     }
   }
   for (int q = 0; q < passes; ++q) {
@@ -251,8 +254,8 @@ K* sort_bits(K* a, K* b, VV* va, VV* vb, std::int64_t n, int bits, const P& p,
 // left alone (the caller sorts them).
 template <class K, class VV, class P, class BitsOf>
 void sort_buckets_into(K* a, K* b, VV* va, VV* vb, const std::int64_t* start, std::size_t first,
-                       std::size_t last, std::int64_t longest, const BitsOf& bits_of,
-                       const P& p, radix_counters& hist) {
+                       std::size_t last, std::int64_t longest, const BitsOf& bits_of, const P& p,
+                       radix_counters& hist) {
   for (std::size_t i = first; i < last; ++i) {
     const std::int64_t s = start[i], len = start[i + 1] - s;
     if (len == 0 || len > longest) continue;
@@ -264,8 +267,7 @@ void sort_buckets_into(K* a, K* b, VV* va, VV* vb, const std::int64_t* start, st
     }
     if (sort_bits(b + s, a + s, vbs, vas, len, bits_of(i), p, hist) == b + s) {
       std::copy(b + s, b + s + len, a + s);
-      if constexpr (!std::is_same_v<VV, std::nullptr_t>)
-        std::copy(vbs, vbs + len, vas);
+      if constexpr (!std::is_same_v<VV, std::nullptr_t>) std::copy(vbs, vbs + len, vas);
     }
   }
 }
@@ -290,11 +292,13 @@ K* sort_bits(K* a, K* b, VV* va, VV* vb, std::int64_t n, int bits, const P& p,
     const std::size_t buckets = std::size_t{1} << width;
     std::vector<std::int64_t> start(buckets + 1, 0);
     count_digit(a, 0, n, d, p, start.data());
-    if (exclusive_offsets(start.data(), 1, buckets, n)) return sort_bits(a, b, va, vb, n, d.shift, p, hist);
+    if (exclusive_offsets(start.data(), 1, buckets, n))
+      return sort_bits(a, b, va, vb, n, d.shift, p, hist);
     start[buckets] = n;
     std::vector<std::int64_t> offset(start.begin(), start.end() - 1);
     scatter_digit(a, b, va, vb, 0, n, d, p, offset.data());
-    sort_buckets_into(a, b, va, vb, start.data(), 0, buckets, n, [&](std::size_t) { return d.shift; }, p, hist);
+    sort_buckets_into(
+        a, b, va, vb, start.data(), 0, buckets, n, [&](std::size_t) { return d.shift; }, p, hist);
     return a;
   }
   if (n <= std::int64_t{0xffffffff}) return lsd_in_cache(a, b, va, vb, n, bits, p, hist.narrow);
@@ -313,8 +317,8 @@ K* sort_bits(K* a, K* b, VV* va, VV* vb, std::int64_t n, int bits, const P& p,
 // below. A bucket larger than a worker's share (a single prefix holding that many keys) is
 // sorted by this parallel step again.
 template <class K, class VV, class P>
-void parallel_sort_bits(K* a, K* b, VV* va, VV* vb, std::int64_t n, int bits,
-                        const P& p, std::int64_t grain) {
+void parallel_sort_bits(K* a, K* b, VV* va, VV* vb, std::int64_t n, int bits, const P& p,
+                        std::int64_t grain) {
   constexpr bool has_values = !std::is_same_v<VV, std::nullptr_t>;
   const chunks c = plan_chunks(n, grain, num_threads(), 16);
   auto copy_back = [&](K* to, const K* from, VV* vto, const VV* vfrom, std::int64_t len) {
@@ -335,7 +339,8 @@ void parallel_sort_bits(K* a, K* b, VV* va, VV* vb, std::int64_t n, int bits,
   const std::size_t prefixes = std::size_t{1} << d.bits;
   std::vector<std::int64_t> counts(nc * prefixes, 0);
   parallel_tasks(c.count, [&](std::int64_t k) {
-    count_digit(a, c.begin(k), c.end(k), d, p, counts.data() + static_cast<std::size_t>(k) * prefixes);
+    count_digit(a, c.begin(k), c.end(k), d, p,
+                counts.data() + static_cast<std::size_t>(k) * prefixes);
   });
   // Buckets. A bucket never leaves an aligned block of prefixes so wide that sorting it would
   // take one more in-cache pass than a single prefix does. When no block holds much more than a
@@ -396,11 +401,13 @@ void parallel_sort_bits(K* a, K* b, VV* va, VV* vb, std::int64_t n, int bits,
   // Each chunk's first destination per bucket; then the scatter.
   std::vector<std::int64_t> offsets(nc * buckets, 0);
   for (std::size_t q = 0; q < prefixes; ++q)
-    for (std::size_t k = 0; k < nc; ++k) offsets[k * buckets + bucket_of[q]] += counts[k * prefixes + q];
+    for (std::size_t k = 0; k < nc; ++k)
+      offsets[k * buckets + bucket_of[q]] += counts[k * prefixes + q];
   exclusive_offsets(offsets.data(), nc, buckets, n);
   parallel_tasks(c.count, [&](std::int64_t k) {
     using U = typename P::bits_type;
-    const auto from = offsets.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(k) * buckets);
+    const auto from =
+        offsets.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(k) * buckets);
     std::vector<std::int64_t> own(from, from + static_cast<std::ptrdiff_t>(buckets));
     std::int64_t* const offset = own.data();
     const std::uint32_t* const bucket = bucket_of.data();
@@ -409,8 +416,8 @@ void parallel_sort_bits(K* a, K* b, VV* va, VV* vb, std::int64_t n, int bits,
     const U mask = static_cast<U>(prefixes - 1);
     const int shift = d.shift;
     if (flat) {  // a plain digit: no lookup in the scatter's chain of dependent loads
-      scatter_digit(a, b, va, vb, c.begin(k), c.end(k), digit{d.shift + block_bits, d.bits - block_bits},
-                    p, offset);
+      scatter_digit(a, b, va, vb, c.begin(k), c.end(k),
+                    digit{d.shift + block_bits, d.bits - block_bits}, p, offset);
       return;
     }
     for (std::int64_t i = c.begin(k), e = c.end(k); i < e; ++i) {
@@ -420,7 +427,8 @@ void parallel_sort_bits(K* a, K* b, VV* va, VV* vb, std::int64_t n, int bits,
       if constexpr (has_values) vb[to] = va[i];
     }
   });
-  const std::int64_t tasks = std::min<std::int64_t>(balanced_task_limit(), static_cast<std::int64_t>(buckets));
+  const std::int64_t tasks =
+      std::min<std::int64_t>(balanced_task_limit(), static_cast<std::int64_t>(buckets));
   const std::int64_t longest = std::max<std::int64_t>(n / tasks, target);
   for (std::size_t g = 0; g < buckets; ++g) {
     const std::int64_t s = start[g], len = start[g + 1] - s;
@@ -456,7 +464,8 @@ void counting_sort(K* keys, std::int64_t n, int bits, typename P::bits_type firs
   const std::size_t nc = static_cast<std::size_t>(c.count);
   std::vector<std::int64_t> counts(nc * values, 0);
   parallel_tasks(c.count, [&](std::int64_t k) {
-    count_digit(keys, c.begin(k), c.end(k), digit{0, bits}, p, counts.data() + static_cast<std::size_t>(k) * values);
+    count_digit(keys, c.begin(k), c.end(k), digit{0, bits}, p,
+                counts.data() + static_cast<std::size_t>(k) * values);
   });
   std::vector<std::int64_t> start(values + 1, 0);  // where each key value's run begins
   for (std::size_t v = 0; v < values; ++v) {
@@ -468,11 +477,13 @@ void counting_sort(K* keys, std::int64_t n, int bits, typename P::bits_type firs
   // Each task writes its chunk of the output: the runs of the key values that cover it.
   parallel_tasks(c.count, [&](std::int64_t k) {
     const std::int64_t e = c.end(k);
-    std::size_t v = static_cast<std::size_t>(std::upper_bound(start.begin(), start.end(), c.begin(k)) - start.begin() - 1);
+    std::size_t v = static_cast<std::size_t>(
+        std::upper_bound(start.begin(), start.end(), c.begin(k)) - start.begin() - 1);
     for (std::int64_t i = c.begin(k); i < e; ++v) {
       const std::int64_t run_end = std::min(e, start[v + 1]);
       if (run_end <= i) continue;
-      std::fill(keys + i, keys + run_end, radix_unkey<K>(static_cast<U>((high | static_cast<U>(v)) ^ p.flip)));
+      std::fill(keys + i, keys + run_end,
+                radix_unkey<K>(static_cast<U>((high | static_cast<U>(v)) ^ p.flip)));
       i = run_end;
     }
   });
@@ -495,7 +506,8 @@ using radix_key_of_t = std::remove_cvref_t<std::invoke_result_t<const KeyOf&, co
 // takes parallel MSD passes until its buckets fit, so the array crosses memory about twice
 // whatever the key width.
 template <class K, class V = void, class KeyOf = radix_detail::own_key>
-void radix_sort(K* keys, K* key_tmp, std::conditional_t<std::is_void_v<V>, std::nullptr_t, V*> values,
+void radix_sort(K* keys, K* key_tmp,
+                std::conditional_t<std::is_void_v<V>, std::nullptr_t, V*> values,
                 std::conditional_t<std::is_void_v<V>, std::nullptr_t, V*> value_tmp, std::int64_t n,
                 int digit_bits, bool rev, std::int64_t grain, std::int64_t cache_bytes,
                 const KeyOf& key_of = {}) {
@@ -506,7 +518,8 @@ void radix_sort(K* keys, K* key_tmp, std::conditional_t<std::is_void_v<V>, std::
   if (n <= 1) return;
   const radix_detail::radix_plan<Key, KeyOf> plan{
       rev ? static_cast<U>(~U(0)) : U(0), std::clamp(digit_bits, 1, 16),
-      std::max<std::int64_t>(std::int64_t{1} << 12, cache_bytes / std::max<std::int64_t>(1, num_threads()) / 2),
+      std::max<std::int64_t>(std::int64_t{1} << 12,
+                             cache_bytes / std::max<std::int64_t>(1, num_threads()) / 2),
       static_cast<std::int64_t>(sizeof(K) + (std::is_void_v<V> ? 0 : sizeof(VV))), key_of};
   // The bits in which some key differs from the first.
   const chunks c = plan_chunks(n, grain, num_threads(), 16);
@@ -515,7 +528,8 @@ void radix_sort(K* keys, K* key_tmp, std::conditional_t<std::is_void_v<V>, std::
   parallel_tasks(c.count, [&](std::int64_t k) {
     U acc = 0;
     const K* const src = keys;
-    for (std::int64_t i = c.begin(k), e = c.end(k); i < e; ++i) acc |= static_cast<U>(plan(src[i]) ^ first);
+    for (std::int64_t i = c.begin(k), e = c.end(k); i < e; ++i)
+      acc |= static_cast<U>(plan(src[i]) ^ first);
     differ[static_cast<std::size_t>(k)] = acc;
   });
   U any = 0;

@@ -24,7 +24,9 @@ namespace ak::cpu {
 // A map whose every value is 0 or 1 (ak::count's predicate as a number) says so with
 // `static constexpr bool zero_or_one = true`: a sum of it is a count (count_row).
 template <class F>
-concept zero_or_one_map = requires { requires F::zero_or_one; };
+concept zero_or_one_map = requires {
+  requires F::zero_or_one;
+};
 
 // How many x in p[0, len) have f(x) != 0, in 16 byte-wide lane counters that are added to the
 // total every 255 rounds at most (before they can overflow). g++ 12 vectorises this shape on the
@@ -40,7 +42,8 @@ std::int64_t count_row(const T* p, std::int64_t len, const F& f) {
     std::uint8_t lane[lanes] = {};
     const std::int64_t rounds = std::min<std::int64_t>((len - i) / lanes, 255);
     for (std::int64_t k = 0; k < rounds; ++k, i += lanes)
-      for (int j = 0; j < lanes; ++j) lane[j] = static_cast<std::uint8_t>(lane[j] + (f(p[i + j]) ? 1 : 0));
+      for (int j = 0; j < lanes; ++j)
+        lane[j] = static_cast<std::uint8_t>(lane[j] + (f(p[i + j]) ? 1 : 0));
     for (int j = 0; j < lanes; ++j) total += lane[j];
   }
   for (; i < len; ++i) total += f(p[i]) ? 1 : 0;
@@ -102,17 +105,17 @@ void reduce_row(const T* p, std::int64_t stride, std::int64_t len, const F& f, c
 
 // op over f of every element of a one-operand space; nullopt when the space is empty.
 template <class T, class R, class F, class Op>
-std::optional<R> mapreduce_space(const T* base, const strided_space<1>& s, const F& f,
-                                 const Op& op, const std::optional<R>& neutral,
-                                 const reduce_tuning& t) {
+std::optional<R> mapreduce_space(const T* base, const strided_space<1>& s, const F& f, const Op& op,
+                                 const std::optional<R>& neutral, const reduce_tuning& t) {
   const std::int64_t tasks = t.cpu_tasks > 0 ? t.cpu_tasks : num_threads();
   const chunks c = plan_chunks(s.size(), t.cpu_grain, tasks, 64);
   std::vector<std::optional<R>> partial(static_cast<std::size_t>(c.count));
   parallel_tasks(c.count, [&](std::int64_t k) {
     std::optional<R> acc;
-    visit_rows(s, c.begin(k), c.end(k), [&](const std::array<std::int64_t, 1>& off, std::int64_t n) {
-      reduce_row(base + off[0], s.row_stride(0), n, f, op, neutral, acc);
-    });
+    visit_rows(s, c.begin(k), c.end(k),
+               [&](const std::array<std::int64_t, 1>& off, std::int64_t n) {
+                 reduce_row(base + off[0], s.row_stride(0), n, f, op, neutral, acc);
+               });
     partial[static_cast<std::size_t>(k)] = acc;
   });
   std::optional<R> total;
@@ -124,8 +127,8 @@ std::optional<R> mapreduce_space(const T* base, const strided_space<1>& s, const
 // A space split into the dimensions an output element runs over (reduced) and those that pick
 // the output element (kept); see mapreduce_dims.
 struct reduce_split {
-  strided_space<2> kept;    // operand 0: input strides; operand 1: output strides
-  strided_space<1> reduced; // input strides
+  strided_space<2> kept;     // operand 0: input strides; operand 1: output strides
+  strided_space<1> reduced;  // input strides
 };
 
 // Reduces along the dimensions of `reduced` into out, row-major over the kept positions (the kept
@@ -170,19 +173,22 @@ void mapreduce_dims(const T* in, R* out, const reduce_split& sp, bool innermost_
       });
       return;
     }
-    const std::int64_t grain = std::max<std::int64_t>(1, t.cpu_grain / std::max<std::int64_t>(per_output, 1));
+    const std::int64_t grain =
+        std::max<std::int64_t>(1, t.cpu_grain / std::max<std::int64_t>(per_output, 1));
     const chunks c = plan_chunks(outputs, grain, balanced_task_limit());
     parallel_tasks(c.count, [&](std::int64_t k) {
-      visit_rows(kept, c.begin(k), c.end(k), [&](const std::array<std::int64_t, 2>& off, std::int64_t n) {
-        for (std::int64_t i = 0; i < n; ++i) {
-          const T* base = in + off[0] + i * kept.row_stride(0);
-          std::optional<R> acc;
-          visit_rows(red, 0, per_output, [&](const std::array<std::int64_t, 1>& o, std::int64_t m) {
-            reduce_row(base + o[0], red.row_stride(0), m, f, op, neutral, acc);
+      visit_rows(
+          kept, c.begin(k), c.end(k), [&](const std::array<std::int64_t, 2>& off, std::int64_t n) {
+            for (std::int64_t i = 0; i < n; ++i) {
+              const T* base = in + off[0] + i * kept.row_stride(0);
+              std::optional<R> acc;
+              visit_rows(red, 0, per_output,
+                         [&](const std::array<std::int64_t, 1>& o, std::int64_t m) {
+                           reduce_row(base + o[0], red.row_stride(0), m, f, op, neutral, acc);
+                         });
+              out[off[1] + i * kept.row_stride(1)] = finish(acc);
+            }
           });
-          out[off[1] + i * kept.row_stride(1)] = finish(acc);
-        }
-      });
     });
     return;
   }
@@ -199,7 +205,8 @@ void mapreduce_dims(const T* in, R* out, const reduce_split& sp, bool innermost_
       (want_tasks + outer * blocks - 1) / (outer * blocks), 1,
       std::max<std::int64_t>(1, per_output / std::max<std::int64_t>(1, t.cpu_grain / inner)));
   // Not std::vector: vector<bool> has no data() (bool reductions along dims).
-  const std::unique_ptr<R[]> partial(bands > 1 ? new R[static_cast<std::size_t>(bands * outputs)] : nullptr);
+  const std::unique_ptr<R[]> partial(bands > 1 ? new R[static_cast<std::size_t>(bands * outputs)]
+                                               : nullptr);
   parallel_tasks(outer * blocks * bands, [&](std::int64_t task) {
     const std::int64_t band = task % bands, ob = task / bands;
     const std::int64_t o = ob / blocks, b0 = (ob % blocks) * block;
@@ -247,7 +254,8 @@ void mapreduce_dims(const T* in, R* out, const reduce_split& sp, bool innermost_
     if (bands > 1) {
       std::copy(a, a + len, partial.get() + band * outputs + o * inner + b0);
     } else {
-      for (std::int64_t j = 0; j < len; ++j) out[o * inner + b0 + j] = init ? op(*init, a[j]) : a[j];
+      for (std::int64_t j = 0; j < len; ++j)
+        out[o * inner + b0 + j] = init ? op(*init, a[j]) : a[j];
     }
   });
   if (bands == 1) return;
@@ -281,7 +289,8 @@ bool find_any(const T* base, const strided_space<1>& s, const Pred& pred, std::i
   };
   parallel_tasks(c.count, [&](std::int64_t k) {
     // Blocks of 64 KiB: long enough to stream, short enough to stop soon.
-    const std::int64_t block = std::max<std::int64_t>(64, 65536 / static_cast<std::int64_t>(sizeof(T)));
+    const std::int64_t block =
+        std::max<std::int64_t>(64, 65536 / static_cast<std::int64_t>(sizeof(T)));
     for (std::int64_t b = c.begin(k); b < c.end(k); b += block) {
       if (found.load(std::memory_order_relaxed)) return;
       const std::int64_t e = std::min(c.end(k), b + block);

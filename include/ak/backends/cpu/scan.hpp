@@ -11,8 +11,8 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cstdint>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <new>
 #include <optional>
@@ -97,9 +97,11 @@ tile_split<R> split_tile(const T* in, std::int64_t len, const Op& op, bool has_c
 
 // carry op (the tile's elements), from the split: empty only for an empty tile with no carry.
 template <class T, class R, class Op>
-std::optional<R> tile_prefix(const T* in, const tile_split<R>& t, const Op& op, std::optional<R> carry) {
+std::optional<R> tile_prefix(const T* in, const tile_split<R>& t, const Op& op,
+                             std::optional<R> carry) {
   if (t.head) carry = static_cast<R>(in[0]);
-  for (int s = 0; s < t.count; ++s) carry = carry ? static_cast<R>(op(*carry, t.part[s])) : t.part[s];
+  for (int s = 0; s < t.count; ++s)
+    carry = carry ? static_cast<R>(op(*carry, t.part[s])) : t.part[s];
   return carry;
 }
 
@@ -210,7 +212,9 @@ void scan_1d(const T* in, R* out, std::int64_t n, const Op& op, const std::optio
     state_memory = owned.get();
   }
   std::size_t space = scan_state_bytes<R>(n, tile);
-  void* aligned = std::align(alignof(scan_tile_state<R>), sizeof(scan_tile_state<R>) * static_cast<std::size_t>(tiles), state_memory, space);
+  void* aligned =
+      std::align(alignof(scan_tile_state<R>),
+                 sizeof(scan_tile_state<R>) * static_cast<std::size_t>(tiles), state_memory, space);
   scan_tile_state<R>* state = static_cast<scan_tile_state<R>*>(aligned);
   for (std::int64_t k = 0; k < tiles; ++k) new (state + k) scan_tile_state<R>();
   struct destroy_states {
@@ -254,7 +258,8 @@ void scan_middle(const T* in, R* out, std::int64_t outer, std::int64_t len, std:
         scan_1d(in + o * len, out + o * len, len, op, init, inclusive, tile, state_memory);
       return;
     }
-    const chunks c = plan_chunks(outer, std::max<std::int64_t>(1, tile / len), balanced_task_limit());
+    const chunks c =
+        plan_chunks(outer, std::max<std::int64_t>(1, tile / len), balanced_task_limit());
     parallel_tasks(c.count, [&](std::int64_t k) {
       for (std::int64_t o = c.begin(k); o < c.end(k); ++o)
         scan_tiles_serial(in + o * len, out + o * len, len, op, init, inclusive, tile);
@@ -286,7 +291,8 @@ void scan_middle(const T* in, R* out, std::int64_t outer, std::int64_t len, std:
       const T* x = src + r * inner;
       R* y = dst + r * inner;
       if (inclusive) {
-        for (std::int64_t j = 0; j < w; ++j) y[j] = a[j] = static_cast<R>(op(a[j], static_cast<R>(x[j])));
+        for (std::int64_t j = 0; j < w; ++j)
+          y[j] = a[j] = static_cast<R>(op(a[j], static_cast<R>(x[j])));
       } else {
         for (std::int64_t j = 0; j < w; ++j) {
           const R v = static_cast<R>(x[j]);

@@ -42,7 +42,8 @@ void search_sorted(const T* sorted, std::int64_t stride, std::int64_t n, const T
   };
   const chunks c = plan_chunks(m, grain, balanced_task_limit());
   parallel_tasks(c.count, [&](std::int64_t k) {
-    for (std::int64_t b = c.begin(k); b < c.end(k); b += lanes) search(b, std::min(lanes, c.end(k) - b));
+    for (std::int64_t b = c.begin(k); b < c.end(k); b += lanes)
+      search(b, std::min(lanes, c.end(k) - b));
   });
 }
 

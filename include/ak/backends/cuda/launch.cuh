@@ -47,8 +47,7 @@ inline std::int64_t ordinal_of(const ak::device& dev) {
 
 [[noreturn]] inline void fail(const char* call, const char* kernel, cudaError_t e) {
   throw ak::backend_error(std::string("cuda: ") + call + " of kernel '" + kernel +
-                          "' failed: " + cudaGetErrorName(e) + " (" + cudaGetErrorString(e) +
-                          ")");
+                          "' failed: " + cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ")");
 }
 
 template <class Kernel>
@@ -76,8 +75,8 @@ void launch(const ak::device& dev, const kernel::launch_params& p, const Kernel&
                                " (want a whole number of groups)");
     const std::int64_t most = d == 0 ? 0x7fffffff : 65535;
     if (n / g > most)
-      throw ak::argument_error("ak::cuda::launch: kernel '" + std::string(name) + "': " +
-                               std::to_string(n / g) + " groups in dimension " +
+      throw ak::argument_error("ak::cuda::launch: kernel '" + std::string(name) +
+                               "': " + std::to_string(n / g) + " groups in dimension " +
                                std::to_string(d) + ", more than CUDA's " + std::to_string(most));
     grid[d] = static_cast<unsigned>(n / g);
     block[d] = static_cast<unsigned>(g);
@@ -101,8 +100,9 @@ void launch(const ak::device& dev, const kernel::launch_params& p, const Kernel&
   }
   auto* stream = static_cast<cudaStream_t>(a.stream(ordinal));
   a.note_launch(ordinal, name);
-  detail::kernel_entry<Kernel><<<dim3(grid[0], grid[1], grid[2]), dim3(block[0], block[1], block[2]),
-                                 p.local_bytes, stream>>>(k, r.rank, p.local_bytes);
+  detail::kernel_entry<Kernel>
+      <<<dim3(grid[0], grid[1], grid[2]), dim3(block[0], block[1], block[2]), p.local_bytes,
+         stream>>>(k, r.rank, p.local_bytes);
   const cudaError_t e = cudaGetLastError();
   if (e != cudaSuccess) detail::fail("the launch", name, e);
 }

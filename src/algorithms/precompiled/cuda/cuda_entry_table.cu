@@ -3,8 +3,8 @@
 #include "cuda_entries.hpp"
 
 namespace ak {
-#define AK_USE(T)                                                                              \
-  AK_CUDA_REDUCE_INSTANCE(extern, T)                                                          \
+#define AK_USE(T)                    \
+  AK_CUDA_REDUCE_INSTANCE(extern, T) \
   AK_CUDA_REDUCE_DIMS_INSTANCE(extern, T) AK_CUDA_ACCUMULATE_INSTANCE(extern, T)
 AK_FOR_EACH_NUMERIC_TYPE(AK_USE)
 #undef AK_USE
@@ -26,6 +26,7 @@ using namespace ak::detail;
 
 // AK_BUILD_VERSION: the project's version, set by the build (CMake's PROJECT_VERSION).
 extern "C" __attribute__((visibility("default"))) const gpu_entry_table ak_gpu_entry_table_v1 = {
-    sizeof(gpu_entry_table), AK_BUILD_VERSION,
+    sizeof(gpu_entry_table),
+    AK_BUILD_VERSION,
     {AK_FOR_EACH_NUMERIC_TYPE(AK_NUMERIC_ROW) gpu_entries_end{}},
     {AK_FOR_EACH_SORT_TYPE(AK_SORT_ROW) gpu_entries_end{}}};
