@@ -43,7 +43,10 @@ if [[ "$line" != *"block_size=512 [backend]"* ]]; then
   exit 1
 fi
 # And the cpu's tunings are untouched: the same program on cpu:0 still has the generic 256.
-line=$("$ak" info --device cpu:0 | grep -m1 -E '^ +float32 ')
+# (The output is captured before grep reads it: `ak info | grep -m1` would let ak die of SIGPIPE
+# when grep stops early, which pipefail turns into a failure.)
+out=$("$ak" info --device cpu:0)
+line=$(grep -m1 -E '^ +float32 ' <<<"$out")
 if [[ "$line" != *"block_size=256 [generic]"* ]]; then
   echo "FAIL: loading testgpu changed the cpu's tunings: $line"
   exit 1
