@@ -2,7 +2,7 @@
 //   build/bin/ak_bench_tuning --benchmark_repetitions=5 --benchmark_report_aggregates_only
 #include <benchmark/benchmark.h>
 
-#include "ak/algorithms/algorithm_values.hpp"
+#include "ak/runtime/algorithm_values.hpp"
 #include "ak/runtime/tuning.hpp"
 
 namespace {

@@ -2,7 +2,6 @@
 #pragma once
 
 #include "ak/algorithms/accumulate.hpp"
-#include "ak/algorithms/algorithm_values.hpp"
 #include "ak/algorithms/elementwise.hpp"
 #include "ak/algorithms/options.hpp"
 #include "ak/algorithms/reduce.hpp"
@@ -16,6 +15,7 @@
 #include "ak/core/operators.hpp"
 #include "ak/core/shape.hpp"
 #include "ak/core/view.hpp"
+#include "ak/runtime/algorithm_values.hpp"
 #include "ak/runtime/device.hpp"
 #include "ak/runtime/hooks.hpp"
 #include "ak/runtime/memory_resource.hpp"

@@ -3,15 +3,8 @@
 namespace ak {
 
 namespace {
-constexpr std::array<std::string_view, dtype_count> dtype_names{
-    "bool",   "int8",   "int16",  "int32",   "int64",  "uint8",
-    "uint16", "uint32", "uint64", "float32", "float64"};
 constexpr std::array<std::string_view, 4> category_names{"bool", "signed", "unsigned", "float"};
 }  // namespace
-
-std::string_view name_of(dtype t) noexcept {
-  return dtype_names[index_of(t)];
-}
 
 std::string_view name_of(dtype_category c) noexcept {
   return category_names[static_cast<std::size_t>(c)];

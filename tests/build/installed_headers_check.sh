@@ -25,7 +25,7 @@
 #                  with a VALUE (`std::int64_t radix_digit_bits = 11;` in an algorithm value such
 #                  as `ak::radix_sort` or an option struct, a local, a default argument);
 #   register       a call that registers defaults: `add(<hook>{} ...)` / `add_as("<hook>" ...)`
-#                  (the helper of ak/plugin/backend_defaults.hpp) or the C table's
+#                  (the helper of ak/runtime/backend_defaults.hpp) or the C table's
 #                  `register_tuning_default(...)`; a header that defines the helper is fine;
 #   tuning-object  an object of a tuning type with static or constant storage (`constexpr`,
 #                  `constinit`, `static`, `inline`, `thread_local`: it freezes a value,
@@ -92,7 +92,7 @@ ak/gpu/sort.hpp field-value \] \.items_per_thread = 1 \|
   the kernel handles one element per work-item by construction, whatever the tuning
 ak/runtime/device.hpp field-default \] std::int64_t sub_group_width = 0 \|
   a fact of the device in device_info (0: none known), a capability, not a tuning
-ak/plugin/backend_defaults.hpp register = host_->register_tuning_default\(host_->context, &e\);$
+ak/runtime/backend_defaults.hpp register = host_->register_tuning_default\(host_->context, &e\);$
   the definition of the helper, which passes on the values its caller gives
 EOF
 )

@@ -1,6 +1,7 @@
-// A user's translation unit on the precompiled path: it sums, scans, sorts and searches floats
-// with the standard operators. precompiled_check.sh proves it instantiates no algorithm
-// template. With AK_CUSTOM_ORDER it also sorts with a lambda, which must instantiate one.
+// A user's translation unit on the precompiled path: every call that DESIGN.md section 3 names,
+// on floats (and a bool array for any) with the standard operators. precompiled_check.sh proves
+// that it instantiates no algorithm or kernel template. With AK_CUSTOM_ORDER it also sorts with a
+// lambda, which must instantiate them (the control).
 #include <ak/ak.hpp>
 #include <vector>
 
@@ -8,11 +9,17 @@ float use_precompiled(std::vector<float>& v) {
   float s = ak::sum(v) + ak::maximum(v) + ak::reduce(v, ak::multiplies{});
   ak::array<float> along = ak::sum(ak::view<const float>(v), ak::dims{0});
   ak::array<float> c = ak::cumsum(v);
+  ak::array<float> sorted = ak::sort(v);
   ak::sort_inplace(v);
   ak::array<std::int64_t> p = ak::sortperm(v, {.rev = true});
   ak::array<std::int64_t> f = ak::searchsortedfirst(v, v);
+  const bool some = ak::any(v);
+  const bool every = ak::all(v);
+  const std::int64_t n = ak::count(v);
 #ifdef AK_CUSTOM_ORDER
   ak::sort_inplace(v, ak::sort_options{.lt = [](float a, float b) { return a > b; }});
 #endif
-  return s + along.data()[0] + c.data()[0] + static_cast<float>(p.data()[0] + f.data()[0]);
+  return s + along.data()[0] + c.data()[0] + sorted.data()[0] +
+         static_cast<float>(p.data()[0] + f.data()[0] + n) + (some ? 1.0f : 0.0f) +
+         (every ? 1.0f : 0.0f);
 }

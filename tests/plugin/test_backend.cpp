@@ -7,7 +7,7 @@
 #include <new>
 
 #include "ak/plugin/backend_api.h"
-#include "ak/plugin/backend_defaults.hpp"
+#include "ak/runtime/backend_defaults.hpp"
 
 #ifndef AK_TEST_PLUGIN_NAME
 #error "AK_TEST_PLUGIN_NAME must be defined"

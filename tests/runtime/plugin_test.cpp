@@ -2,8 +2,8 @@
 // CTest runs this with AK_BACKEND_PATH pointing at the test plugins' folder.
 #include <gtest/gtest.h>
 
-#include "ak/algorithms/algorithm_values.hpp"
 #include "ak/core/error.hpp"
+#include "ak/runtime/algorithm_values.hpp"
 #include "ak/runtime/tuning.hpp"
 #include "operation/precompiled_operation.hpp"
 #include "test_support.hpp"

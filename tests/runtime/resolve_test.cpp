@@ -2,8 +2,8 @@
 // GPU-like devices).
 #include <gtest/gtest.h>
 
-#include "ak/algorithms/algorithm_values.hpp"
 #include "ak/core/error.hpp"
+#include "ak/runtime/algorithm_values.hpp"
 #include "ak/runtime/tuning.hpp"
 
 namespace {

@@ -106,7 +106,7 @@ TEST_P(GpuSortSearch, MergeSortFloatsInAkOrder) {
     auto v = awkward_doubles(n, 11);
     device_buffer<double> d(dev(), std::span<const double>(v));
     // Small runs and blocks: many merge passes.
-    ak::gpu::merge_sort(dev(), d.data(), n, ak::gpu::kernels::isless{},
+    ak::gpu::merge_sort(dev(), d.data(), n, ak::isless{},
                         {.block_size = 32, .merge_tile_size = 64});
     std::stable_sort(v.begin(), v.end(), ak_less);
     ASSERT_TRUE(same_bits(d.to_host(), v)) << "n " << n;

@@ -17,9 +17,10 @@
 #include <span>
 #include <string>
 
-#include "ak/algorithms/algorithm_values.hpp"
 #include "ak/core/operators.hpp"
 #include "ak/core/shape.hpp"
+#include "ak/kernel/config.hpp"
+#include "ak/runtime/algorithm_values.hpp"
 #include "ak/runtime/hooks.hpp"
 
 namespace ak {
@@ -109,5 +110,23 @@ struct search_options {
   bool rev = false;
   search_tuning tuning{};  // per-call tuning: cpu_grain (queries per task at least)
 };
+
+namespace detail {
+
+// The strict weak order a sort or search uses: lt(by(a), by(b)), reversed when rev. The cpu
+// halves hold by and lt by reference (sort_less<const By&, const Lt&>); a kernel cannot hold
+// references to host objects, so the GPU halves hold them by value (sort_less<By, Lt>).
+template <class By, class Lt>
+struct sort_less {
+  By by;
+  Lt lt;
+  bool rev;
+  template <class A, class B>
+  AK_KERNEL_FN bool operator()(const A& a, const B& b) const {
+    return rev ? static_cast<bool>(lt(by(b), by(a))) : static_cast<bool>(lt(by(a), by(b)));
+  }
+};
+
+}  // namespace detail
 
 }  // namespace ak

@@ -9,45 +9,50 @@
 
 #include "ak/algorithms/options.hpp"
 #include "ak/core/array.hpp"
+#include "ak/core/dtype.hpp"
 #include "ak/core/operators.hpp"
 #include "ak/core/view.hpp"
 
-// X(T) for every numeric dtype; AK_FOR_EACH_SORT_TYPE adds bool.
-#define AK_FOR_EACH_NUMERIC_TYPE(X)                                                \
-  X(std::int8_t)                                                                   \
-  X(std::int16_t) X(std::int32_t) X(std::int64_t) X(std::uint8_t) X(std::uint16_t) \
-      X(std::uint32_t) X(std::uint64_t) X(float) X(double)
-#define AK_FOR_EACH_SORT_TYPE(X) X(bool) AK_FOR_EACH_NUMERIC_TYPE(X)
-
 namespace ak::detail {
 
+// The types of AK_FOR_EACH_NUMERIC_TYPE (ak/core/dtype.hpp), exactly (no cv-qualified ones).
 template <class T>
 inline constexpr bool precompiled_type_v =
-    std::is_same_v<T, std::int8_t> || std::is_same_v<T, std::int16_t> ||
-    std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::int64_t> ||
-    std::is_same_v<T, std::uint8_t> || std::is_same_v<T, std::uint16_t> ||
-    std::is_same_v<T, std::uint32_t> || std::is_same_v<T, std::uint64_t> ||
-    std::is_same_v<T, float> || std::is_same_v<T, double>;
+    has_dtype_v<T>&& std::is_same_v<T, std::remove_cv_t<T>> && !std::is_same_v<T, bool>;
 
 template <class T>
 inline constexpr bool precompiled_sort_type_v = precompiled_type_v<T> || std::is_same_v<T, bool>;
 
-// Bitwise operators exist for integers only; the entry points throw for a float with them
-// (the template path would not compile).
-#define AK_DECLARE_NUMERIC_ENTRIES(T)                                          \
-  T reduce_entry(view<const T> src, op_kind op, const reduce_options<T>& o);   \
-  array<T> reduce_dims_entry(view<const T> src, op_kind op, const dims& along, \
-                             const reduce_options<T>& o);                      \
-  void accumulate_entry(view<const T> src, view<T> dst, op_kind op,            \
-                        const accumulate_options<T>& o, const char* function);
+// Each entry takes the device and what the front resolved for it (along dims: the mask of the
+// reduced dimensions, how many elements make each output, and the allocated, non-empty `out`).
+// Bitwise operators exist for integers only; the entry points throw for a float with them (the
+// template path would not compile).
+#define AK_DECLARE_NUMERIC_ENTRIES(T)                                                              \
+  T reduce_entry(const device& dev, const reduce_tuning& t, view<const T> src, op_kind op,         \
+                 const reduce_options<T>& o);                                                      \
+  void reduce_dims_entry(const device& dev, const reduce_tuning& t, view<const T> src, op_kind op, \
+                         std::uint32_t mask, std::int64_t per_output, const reduce_options<T>& o,  \
+                         array<T>& out);                                                           \
+  void accumulate_entry(const device& dev, const resolved_scan& r, view<const T> src, view<T> dst, \
+                        std::size_t dim, op_kind op, const accumulate_options<T>& o,               \
+                        const char* function);
 AK_FOR_EACH_NUMERIC_TYPE(AK_DECLARE_NUMERIC_ENTRIES)
 #undef AK_DECLARE_NUMERIC_ENTRIES
 
+// The sorts and searches, and the predicate-free count and any/all (of truthy elements), for every
+// dtype; any and all take find_any_entry on the cpu alone (a GPU-style device counts).
 #define AK_DECLARE_SORT_ENTRIES(T)                                                               \
-  void sort_entry(view<T> v, const sort_options<>& o, const char* function);                     \
-  array<std::int64_t> sortperm_entry(view<const T> v, const sort_options<>& o);                  \
-  array<std::int64_t> searchsorted_entry(view<const T> sorted, view<const T> queries, bool last, \
-                                         const search_options<>& o);
+  void sort_entry(const device& dev, const resolved_sort& r, view<T> v, const sort_options<>& o, \
+                  const char* function);                                                         \
+  array<T> sort_copy_entry(const device& dev, const resolved_sort& r, view<const T> v,           \
+                           const sort_options<>& o, const char* function);                       \
+  array<std::int64_t> sortperm_entry(const device& dev, const resolved_sort& r, view<const T> v, \
+                                     const sort_options<>& o);                                   \
+  array<std::int64_t> searchsorted_entry(const device& dev, const search_tuning& t,              \
+                                         view<const T> sorted, view<const T> queries, bool last, \
+                                         const search_options<>& o);                             \
+  std::int64_t count_entry(const device& dev, const reduce_tuning& t, view<const T> v);          \
+  bool find_any_entry(const map_tuning& t, view<const T> v, bool want);
 AK_FOR_EACH_SORT_TYPE(AK_DECLARE_SORT_ENTRIES)
 #undef AK_DECLARE_SORT_ENTRIES
 

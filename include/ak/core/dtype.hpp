@@ -81,32 +81,58 @@ constexpr dtype_category category_of(dtype t) noexcept {
 }
 
 // Canonical names: "bool", "int8".."int64", "uint8".."uint64", "float32", "float64".
-std::string_view name_of(dtype t) noexcept;
+constexpr std::string_view name_of(dtype t) noexcept {
+  constexpr std::array<std::string_view, dtype_count> names{
+      "bool",   "int8",   "int16",  "int32",   "int64",  "uint8",
+      "uint16", "uint32", "uint64", "float32", "float64"};
+  return names[index_of(t)];
+}
 std::string_view name_of(dtype_category c) noexcept;
 // Accepts the canonical names only.
 std::optional<dtype> parse_dtype(std::string_view name) noexcept;
 // "bool", "signed", "unsigned", "float" (the names tuning files use for classes of dtypes).
 std::optional<dtype_category> parse_dtype_category(std::string_view name) noexcept;
 
+// The one list of the element types that have a dtype, as X(T): AK_FOR_EACH_NUMERIC_TYPE for the
+// numeric ones, AK_FOR_EACH_SORT_TYPE with bool too (what sorts and searches take). The
+// dtype mapping below and the precompiled entry points (ak/algorithms/precompiled.hpp) are
+// generated from it.
+#define AK_FOR_EACH_NUMERIC_TYPE(X)                                                           \
+  X(std::int8_t)                                                                              \
+  X(std::int16_t)                                                                             \
+  X(std::int32_t)                                                                             \
+  X(std::int64_t) X(std::uint8_t) X(std::uint16_t) X(std::uint32_t) X(std::uint64_t) X(float) \
+      X(double)
+#define AK_FOR_EACH_SORT_TYPE(X) X(bool) AK_FOR_EACH_NUMERIC_TYPE(X)
+
 namespace detail {
+// The dtype of one of the listed types, from its traits.
+template <class T>
+constexpr dtype dtype_from_traits() noexcept {
+  if constexpr (std::is_same_v<T, bool>)
+    return dtype::bool_;
+  else if constexpr (std::is_floating_point_v<T>)
+    return sizeof(T) == 4 ? dtype::float32 : dtype::float64;
+  else if constexpr (std::is_signed_v<T>)
+    return sizeof(T) == 1   ? dtype::int8
+           : sizeof(T) == 2 ? dtype::int16
+           : sizeof(T) == 4 ? dtype::int32
+                            : dtype::int64;
+  else
+    return sizeof(T) == 1   ? dtype::uint8
+           : sizeof(T) == 2 ? dtype::uint16
+           : sizeof(T) == 4 ? dtype::uint32
+                            : dtype::uint64;
+}
+
 template <class T>
 struct dtype_of_impl {};
-#define AK_DETAIL_DTYPE_OF(T, D)             \
-  template <>                                \
-  struct dtype_of_impl<T> {                  \
-    static constexpr dtype value = dtype::D; \
+#define AK_DETAIL_DTYPE_OF(T)                              \
+  template <>                                              \
+  struct dtype_of_impl<T> {                                \
+    static constexpr dtype value = dtype_from_traits<T>(); \
   };
-AK_DETAIL_DTYPE_OF(bool, bool_)
-AK_DETAIL_DTYPE_OF(std::int8_t, int8)
-AK_DETAIL_DTYPE_OF(std::int16_t, int16)
-AK_DETAIL_DTYPE_OF(std::int32_t, int32)
-AK_DETAIL_DTYPE_OF(std::int64_t, int64)
-AK_DETAIL_DTYPE_OF(std::uint8_t, uint8)
-AK_DETAIL_DTYPE_OF(std::uint16_t, uint16)
-AK_DETAIL_DTYPE_OF(std::uint32_t, uint32)
-AK_DETAIL_DTYPE_OF(std::uint64_t, uint64)
-AK_DETAIL_DTYPE_OF(float, float32)
-AK_DETAIL_DTYPE_OF(double, float64)
+AK_FOR_EACH_SORT_TYPE(AK_DETAIL_DTYPE_OF)
 #undef AK_DETAIL_DTYPE_OF
 }  // namespace detail
 
@@ -122,5 +148,21 @@ template <class T>
   requires has_dtype_v<T>
 inline constexpr dtype dtype_of_v = detail::dtype_of_impl<std::remove_cv_t<T>>::value;
 // clang-format on
+
+// The dtype whose tunings T uses: its own, else (a custom element type) the unsigned integer of
+// its size, the largest (uint64) for bigger types, as docs/tuning.md says.
+template <class T>
+constexpr dtype tuning_dtype() noexcept {
+  if constexpr (has_dtype_v<T>)
+    return dtype_of_v<T>;
+  else if constexpr (sizeof(T) == 1)
+    return dtype::uint8;
+  else if constexpr (sizeof(T) == 2)
+    return dtype::uint16;
+  else if constexpr (sizeof(T) == 4)
+    return dtype::uint32;
+  else
+    return dtype::uint64;
+}
 
 }  // namespace ak

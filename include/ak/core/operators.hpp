@@ -7,6 +7,7 @@
 // commutative: ak combines partial results in the order of the elements.
 #pragma once
 
+#include <bit>
 #include <cmath>
 #include <concepts>
 #include <cstdint>
@@ -113,17 +114,73 @@ struct identity {
   }
 };
 
-// The default `lt`: the total order of DESIGN.md section 6, AK's `isless`. For floats
-// -Inf < ... < -0.0 < +0.0 < ... < +Inf < NaN, every NaN equal to every other; other types
-// use operator<.
+// ---- the order of DESIGN.md section 6, written once ---------------------------------------------
+//
+// -Inf < ... < -0.0 < +0.0 < ... < +Inf < NaN for floats, every NaN equal to every other and last;
+// integers (and bool) by value. ordered_key(x) is an unsigned integer of T's size whose order is
+// that order: signed integers flip their sign bit; floats flip every bit when negative and the
+// sign bit otherwise (so -0.0 < +0.0), and every NaN maps to the largest key. The cpu and GPU
+// radix sorts sort by it, and ak::isless compares by it; constexpr, so kernels call it too.
+
+// The unsigned integer of T's size.
+template <class T>
+using ordered_key_t = std::conditional_t<
+    sizeof(T) == 1, std::uint8_t,
+    std::conditional_t<sizeof(T) == 2, std::uint16_t,
+                       std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>>;
+
+// The arithmetic types the order's keys are defined for.
+template <class T>
+inline constexpr bool has_ordered_key_v =
+    std::is_arithmetic_v<T> && (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 ||
+                                sizeof(T) == 8);
+
+template <class T>
+constexpr ordered_key_t<T> ordered_key(T x) noexcept {
+  static_assert(has_ordered_key_v<T>, "ordered_key takes integers and floating-point types");
+  using U = ordered_key_t<T>;
+  constexpr U sign = static_cast<U>(U{1} << (8 * sizeof(T) - 1));
+  if constexpr (std::is_same_v<T, bool>) {
+    return static_cast<U>(x ? 1 : 0);
+  } else if constexpr (std::is_floating_point_v<T>) {
+    if (x != x) return static_cast<U>(~U{0});
+    const U bits = std::bit_cast<U>(x);
+    return static_cast<U>((bits & sign) ? ~bits : (bits | sign));
+  } else if constexpr (std::is_signed_v<T>) {
+    return static_cast<U>(static_cast<U>(x) ^ sign);
+  } else {
+    return static_cast<U>(x);
+  }
+}
+
+// The integer whose ordered_key is u: ordered_key's inverse, for integer types (a float's NaNs
+// share one key, so floats have none).
+// clang-format off
+template <class T>
+  requires std::is_integral_v<T>
+constexpr T from_ordered_key(ordered_key_t<T> u) noexcept {
+  // clang-format on
+  using U = ordered_key_t<T>;
+  if constexpr (std::is_same_v<T, bool>) {
+    return u != 0;
+  } else if constexpr (std::is_signed_v<T>) {
+    constexpr U sign = static_cast<U>(U{1} << (8 * sizeof(T) - 1));
+    return static_cast<T>(static_cast<U>(u ^ sign));
+  } else {
+    return static_cast<T>(u);
+  }
+}
+
+// The default `lt` of sorts and searches, AK's `isless`: a < b in the order above (two floats of
+// different types in their common type); other types use operator<.
 struct isless {
   template <class A, class B>
   constexpr bool operator()(const A& a, const B& b) const {
     if constexpr (std::is_floating_point_v<A> && std::is_floating_point_v<B>) {
-      if (b != b) return a == a;  // anything but NaN is less than NaN
-      if (a != a) return false;
-      if (a == b) return std::signbit(a) && !std::signbit(b);
-      return a < b;
+      using C = std::common_type_t<A, B>;
+      return ordered_key(static_cast<C>(a)) < ordered_key(static_cast<C>(b));
+    } else if constexpr (std::is_same_v<A, B> && has_ordered_key_v<A>) {
+      return ordered_key(a) < ordered_key(b);
     } else {
       return a < b;
     }

@@ -16,33 +16,18 @@
 #include <string>
 #include <type_traits>
 
-#include "ak/algorithms/algorithm_values.hpp"
 #include "ak/core/dtype.hpp"
 #include "ak/core/error.hpp"
 #include "ak/core/operators.hpp"
 #include "ak/gpu/buffer.hpp"
 #include "ak/gpu/kernels.hpp"
 #include "ak/gpu/launch.hpp"
+#include "ak/runtime/algorithm_values.hpp"
 #include "ak/runtime/device.hpp"
 #include "ak/runtime/hooks.hpp"
 #include "ak/runtime/tuning.hpp"
 
 namespace ak::gpu {
-
-// The dtype a T's tunings are looked up under: its own, else the unsigned type of its size.
-template <class T>
-constexpr dtype tuning_dtype() {
-  if constexpr (has_dtype_v<T>)
-    return dtype_of_v<T>;
-  else if constexpr (sizeof(T) == 1)
-    return dtype::uint8;
-  else if constexpr (sizeof(T) == 2)
-    return dtype::uint16;
-  else if constexpr (sizeof(T) == 4)
-    return dtype::uint32;
-  else
-    return dtype::uint64;
-}
 
 // Whether Op's operands may be swapped (op(a, b) == op(b, a)): then a reduction may combine
 // elements in any fixed order, which lets its loads be coalesced across work-items
@@ -192,16 +177,25 @@ T read_one(const ak::device& dev, const T* p) {
 
 // f(i) for every i in [0, n), in parallel, in no particular order. Tuning: map.block_size,
 // map.items_per_thread.
+namespace detail {
+// With a resolved tuning `t` (every field set), on a device check_call has accepted: what the
+// public algorithms call once they have resolved.
+template <class F>
+void foreachindex_run(const ak::device& dev, const map_tuning& t, std::int64_t n, F f) {
+  if (n == 0) return;
+  const std::int64_t block = fit_block(dev, t.block_size);
+  const int ipt = static_cast<int>(t.items_per_thread);
+  const std::int64_t groups = cdiv(n, block * ipt);
+  launch(dev, {kernel::range_1d(groups * block, block), 0, "ak::gpu::foreachindex"},
+         kernels::foreach_kernel<F>{f, n, ipt});
+}
+}  // namespace detail
+
 template <class F>
 void foreachindex(const ak::device& dev, std::int64_t n, F f, const map_tuning& call = {}) {
   detail::check_call(dev, n, "ak::gpu::foreachindex");
   if (n == 0) return;
-  const auto t = ak::tuning(map_hook{}, dev, dtype::int64, call);
-  const std::int64_t block = detail::fit_block(dev, t.block_size);
-  const int ipt = static_cast<int>(t.items_per_thread);
-  const std::int64_t groups = detail::cdiv(n, block * ipt);
-  launch(dev, {kernel::range_1d(groups * block, block), 0, "ak::gpu::foreachindex"},
-         kernels::foreach_kernel<F>{f, n, ipt});
+  detail::foreachindex_run(dev, ak::tuning(map_hook{}, dev, dtype::int64, call), n, f);
 }
 
 // out[i] = f(in[i]) for i in [0, n).
@@ -234,16 +228,26 @@ T reduce(const ak::device& dev, const T* in, std::int64_t n, Op op, T init,
   return detail::read_one(dev, result.data());
 }
 
+namespace detail {
+// The reduction of f(in[i]) for i in [0, n) (n > 0) with a resolved tuning (every field set), on
+// a device check_call has accepted: what the public algorithms call once they have resolved.
+template <class T, class In, class F, class Op>
+T mapreduce_run(const ak::device& dev, const reduce_tuning& t, const In* in, std::int64_t n, F f,
+                Op op, T init) {
+  device_buffer<T> result(dev, 1);
+  reduce_into(dev, t, kernels::load_mapped<T, In, F>{in, f}, n, op, init, result.data());
+  return read_one(dev, result.data());
+}
+}  // namespace detail
+
 // The reduction of f(in[i]) (converted to T) for i in [0, n).
 template <class T, class In, class F, class Op>
 T mapreduce(const ak::device& dev, const In* in, std::int64_t n, F f, Op op, T init,
             const reduce_tuning& call = {}) {
   detail::check_call(dev, n, "ak::gpu::mapreduce");
   if (n == 0) return init;
-  const auto t = ak::tuning(reduce_hook{}, dev, tuning_dtype<T>(), call);
-  device_buffer<T> result(dev, 1);
-  detail::reduce_into(dev, t, kernels::load_mapped<T, In, F>{in, f}, n, op, init, result.data());
-  return detail::read_one(dev, result.data());
+  return detail::mapreduce_run(dev, ak::tuning(reduce_hook{}, dev, tuning_dtype<T>(), call), in, n,
+                               f, op, init);
 }
 
 // ---- accumulate ----------------------------------------------------------------------------
@@ -330,6 +334,19 @@ void decoupled_lookback_into(const ak::device& dev, const scan_shape& s, const T
   launch_scan(dev, s, tiles, k, "ak::gpu::accumulate_lookback");
 }
 
+// The scan with a resolved algorithm, on a device check_call has accepted: what the public
+// algorithms call once they have resolved.
+template <class T, class Op>
+void accumulate_run(const ak::device& dev, const resolved_scan& r, const T* in, T* out,
+                    std::int64_t n, Op op, T init, bool inclusive) {
+  const scan_shape s = fit_scan<T, Op>(dev, r);
+  if (n == 0) return;
+  if (r.algorithm == scan_algorithm::decoupled_lookback)
+    decoupled_lookback_into(dev, s, in, out, n, op, init, inclusive);
+  else
+    reduce_then_scan_into(dev, s, in, out, n, op, init, inclusive);
+}
+
 }  // namespace detail
 
 // out[i] = init op in[0] op ... op in[i] (inclusive) or the same up to in[i - 1] (exclusive,
@@ -341,13 +358,8 @@ template <class T, class Op>
 void accumulate(const ak::device& dev, const T* in, T* out, std::int64_t n, Op op, T init,
                 bool inclusive = true, const scan_alg& alg = auto_alg{}) {
   detail::check_call(dev, n, "ak::gpu::accumulate");
-  const resolved_scan r = ak::resolve(alg, dev, tuning_dtype<T>());
-  const detail::scan_shape s = detail::fit_scan<T, Op>(dev, r);
-  if (n == 0) return;
-  if (r.algorithm == scan_algorithm::decoupled_lookback)
-    detail::decoupled_lookback_into(dev, s, in, out, n, op, init, inclusive);
-  else
-    detail::reduce_then_scan_into(dev, s, in, out, n, op, init, inclusive);
+  detail::accumulate_run(dev, ak::resolve(alg, dev, tuning_dtype<T>()), in, out, n, op, init,
+                         inclusive);
 }
 
 }  // namespace ak::gpu

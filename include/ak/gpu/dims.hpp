@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ak/gpu/algorithms.hpp"
@@ -49,14 +50,13 @@ inline kernels::strided_space space_of(const std::vector<std::int64_t>& shape,
 
 }  // namespace detail
 
-// Reduces `in` (shape, element strides; empty strides: row-major) over `dims` into `out`, the
-// row-major array of the kept dimensions' extents. Strategy from the shapes and the reduce
-// tuning: one group per output when the reduced extent is at least reduce.switch_below or there
-// are fewer outputs than four groups per compute unit, else one work-item per output.
+namespace detail {
+// With a resolved tuning `t` (every field set): what the public algorithms call once they have
+// resolved.
 template <class T, class Op>
-void reduce_dims(const ak::device& dev, const T* in, const std::vector<std::int64_t>& shape,
-                 std::vector<std::int64_t> strides, const std::vector<std::int64_t>& dims, T* out,
-                 Op op, T init, const reduce_tuning& call = {}) {
+void reduce_dims_run(const ak::device& dev, const reduce_tuning& t, const T* in,
+                     const std::vector<std::int64_t>& shape, std::vector<std::int64_t> strides,
+                     const std::vector<std::int64_t>& dims, T* out, Op op, T init) {
   const char* fn = "ak::gpu::reduce_dims";
   detail::check_call(dev, 0, fn);
   detail::check_shape(shape, strides, fn);
@@ -77,7 +77,6 @@ void reduce_dims(const ak::device& dev, const T* in, const std::vector<std::int6
   const auto red = detail::space_of(shape, strides, reduced_dims);
   const std::int64_t outputs = kept.size(), r_n = red.size();
   if (outputs == 0) return;
-  const auto t = ak::tuning(reduce_hook{}, dev, tuning_dtype<T>(), call);
   if (r_n == 0) {  // nothing to combine: every output is init
     foreachindex(dev, outputs, kernels::fill_body<T>{out, init});
     return;
@@ -93,16 +92,28 @@ void reduce_dims(const ak::device& dev, const T* in, const std::vector<std::int6
                  {.block_size = block, .items_per_thread = 1});
   }
 }
+}  // namespace detail
 
-// Scans `in` along dimension `dim` into `out` (the same shape; each with its element strides,
-// empty for row-major; in may equal out). Strategy from the shapes and the scan tuning: one group
-// per line when lines are fewer than two groups per compute unit and at least a block long, else
-// one work-item per line.
+// Reduces `in` (shape, element strides; empty strides: row-major) over `dims` into `out`, the
+// row-major array of the kept dimensions' extents. Strategy from the shapes and the reduce
+// tuning: one group per output when the reduced extent is at least reduce.switch_below or there
+// are fewer outputs than four groups per compute unit, else one work-item per output.
 template <class T, class Op>
-void accumulate_dim(const ak::device& dev, const T* in, T* out,
-                    const std::vector<std::int64_t>& shape, std::int64_t dim, Op op, T init,
-                    bool inclusive = true, std::vector<std::int64_t> in_strides = {},
-                    std::vector<std::int64_t> out_strides = {}) {
+void reduce_dims(const ak::device& dev, const T* in, const std::vector<std::int64_t>& shape,
+                 std::vector<std::int64_t> strides, const std::vector<std::int64_t>& dims, T* out,
+                 Op op, T init, const reduce_tuning& call = {}) {
+  detail::reduce_dims_run(dev, ak::tuning(reduce_hook{}, dev, tuning_dtype<T>(), call), in, shape,
+                          std::move(strides), dims, out, op, init);
+}
+
+namespace detail {
+// With a resolved scan tuning `t` (every field set): what the public algorithms call once they
+// have resolved.
+template <class T, class Op>
+void accumulate_dim_run(const ak::device& dev, const scan_tuning& t, const T* in, T* out,
+                        const std::vector<std::int64_t>& shape, std::int64_t dim, Op op, T init,
+                        bool inclusive, std::vector<std::int64_t> in_strides,
+                        std::vector<std::int64_t> out_strides) {
   const char* fn = "ak::gpu::accumulate_dim";
   detail::check_call(dev, 0, fn);
   detail::check_shape(shape, in_strides, fn);
@@ -121,7 +132,6 @@ void accumulate_dim(const ak::device& dev, const T* in, T* out,
   if (lines == 0 || len == 0) return;
   const std::int64_t in_step = in_strides[static_cast<std::size_t>(dim)];
   const std::int64_t out_step = out_strides[static_cast<std::size_t>(dim)];
-  const auto t = ak::tuning(scan_hook{}, dev, tuning_dtype<T>());
   const std::int64_t block = detail::fit_block(dev, t.block_size);
   if (lines < 2 * dev.info().compute_units && len >= block) {
     const std::size_t local =
@@ -136,6 +146,21 @@ void accumulate_dim(const ak::device& dev, const T* in, T* out,
                                                     out_step, op, init, inclusive},
                  {.block_size = block, .items_per_thread = 1});
   }
+}
+}  // namespace detail
+
+// Scans `in` along dimension `dim` into `out` (the same shape; each with its element strides,
+// empty for row-major; in may equal out). Strategy from the shapes and the scan tuning: one group
+// per line when lines are fewer than two groups per compute unit and at least a block long, else
+// one work-item per line.
+template <class T, class Op>
+void accumulate_dim(const ak::device& dev, const T* in, T* out,
+                    const std::vector<std::int64_t>& shape, std::int64_t dim, Op op, T init,
+                    bool inclusive = true, std::vector<std::int64_t> in_strides = {},
+                    std::vector<std::int64_t> out_strides = {}) {
+  detail::accumulate_dim_run(dev, ak::tuning(scan_hook{}, dev, tuning_dtype<T>()), in, out, shape,
+                             dim, op, init, inclusive, std::move(in_strides),
+                             std::move(out_strides));
 }
 
 // out = f(a, b) elementwise over `shape`, each operand with its element strides (a stride of 0

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "ak/core/operators.hpp"
 #include "ak/kernel/kernel.hpp"
 
 namespace ak::gpu::kernels {
@@ -413,45 +414,6 @@ struct fill_kernel {
   AK_KERNEL_FN void operator()(Ctx& ctx) const {
     const auto i = ctx.global_id(0);
     if (i < n) p[i] = v;
-  }
-};
-
-// ---- the order of DESIGN.md section 6 ---------------------------------------------------------
-
-// An unsigned key whose order is ak's order of T: integers by value; floats as
-// -Inf < ... < -0.0 < +0.0 < ... < +Inf < NaN, every NaN equal and last.
-template <class T>
-AK_KERNEL_INLINE auto ordered_key(T x) {
-  static_assert(std::is_arithmetic_v<T>, "ordered_key takes integers and floating-point types");
-  using U = std::conditional_t<
-      sizeof(T) == 1, std::uint8_t,
-      std::conditional_t<sizeof(T) == 2, std::uint16_t,
-                         std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>>;
-  constexpr U sign = static_cast<U>(U{1} << (8 * sizeof(T) - 1));
-  if constexpr (std::is_same_v<T, bool>) {
-    return static_cast<std::uint8_t>(x ? 1 : 0);
-  } else if constexpr (std::is_floating_point_v<T>) {
-    if (x != x) return static_cast<U>(~U{0});
-    U u;
-    std::memcpy(&u, &x, sizeof(T));
-    return static_cast<U>((u & sign) ? ~u : (u | sign));
-  } else if constexpr (std::is_signed_v<T>) {
-    U u;
-    std::memcpy(&u, &x, sizeof(T));
-    return static_cast<U>(u ^ sign);
-  } else {
-    return static_cast<U>(x);
-  }
-}
-
-// a < b in ak's order (the default `lt` of sorts and searches).
-struct isless {
-  template <class T>
-  AK_KERNEL_FN bool operator()(const T& a, const T& b) const {
-    if constexpr (std::is_arithmetic_v<T>)
-      return ordered_key(a) < ordered_key(b);
-    else
-      return a < b;
   }
 };
 

@@ -24,12 +24,12 @@ inline bool can_onesweep(const ak::device& dev) {
   return c.device_scope_fence && c.forward_progress && c.atomics64;
 }
 
+// Sorts keys[0, n) (and values, when not null) with a resolved tuning `t` (every field set), on a
+// device check_call has accepted: what the public algorithms call once they have resolved.
 template <class K, class V>
-void radix_sort_impl(const ak::device& dev, K* keys, V* values, std::int64_t n,
-                     const sort_tuning& call, const char* fn) {
-  check_call(dev, n, fn);
+void radix_sort_run(const ak::device& dev, K* keys, V* values, std::int64_t n, const sort_tuning& t,
+                    const char* fn) {
   static_assert(std::is_arithmetic_v<K>, "radix sort orders numeric keys");
-  const auto t = ak::tuning(sort_hook{}, dev, tuning_dtype<K>(), call);
   const int digit_bits = static_cast<int>(t.radix_digit_bits);
   if (digit_bits > 8)
     throw ak::capability_error(std::string(fn) + ": radix_digit_bits " +
@@ -37,7 +37,7 @@ void radix_sort_impl(const ak::device& dev, K* keys, V* values, std::int64_t n,
                                " on a GPU-style device; its tiles rank digits of at most 8 bits");
   if (n < 2) return;
   const int radix = 1 << digit_bits;
-  const int key_bits = static_cast<int>(8 * sizeof(kernels::ordered_key(K{})));
+  const int key_bits = static_cast<int>(8 * sizeof(ak::ordered_key(K{})));
   const int passes = (key_bits + digit_bits - 1) / digit_bits;
   const std::size_t value_bytes = values ? sizeof(V) : 0;
 
@@ -107,6 +107,13 @@ void radix_sort_impl(const ak::device& dev, K* keys, V* values, std::int64_t n,
   pp.finish(dev);
 }
 
+template <class K, class V>
+void radix_sort_impl(const ak::device& dev, K* keys, V* values, std::int64_t n,
+                     const sort_tuning& call, const char* fn) {
+  check_call(dev, n, fn);
+  radix_sort_run(dev, keys, values, n, ak::tuning(sort_hook{}, dev, tuning_dtype<K>(), call), fn);
+}
+
 }  // namespace detail
 
 // Sorts keys[0, n) in ak's order. Tuning: sort.radix_digit_bits (at most 8), sort.block_size.
@@ -132,7 +139,7 @@ void sort(const ak::device& dev, K* keys, std::int64_t n, const sort_alg& alg = 
   if (r.algorithm == sort_algorithm::radix)
     radix_sort(dev, keys, n, r.tuning);
   else if (r.algorithm == sort_algorithm::merge)
-    merge_sort(dev, keys, n, kernels::isless{}, r.tuning);
+    merge_sort(dev, keys, n, ak::isless{}, r.tuning);
   else
     throw ak::capability_error("ak::gpu::sort: sample_sort has no GPU implementation on " +
                                dev.name() + "; use ak::radix_sort, ak::merge_sort or ak::auto_alg");

@@ -50,12 +50,12 @@ struct ping_pong {
 };
 
 // Sorts keys[0, n) (and values, when not null) stably by lt, ping-ponging through temporaries.
+// With a resolved tuning `t` (every field set), on a device check_call has accepted: what the
+// public algorithms call once they have resolved.
 template <class K, class V, class Lt>
-void merge_sort_impl(const ak::device& dev, K* keys, V* values, std::int64_t n, Lt lt,
-                     const sort_tuning& call, const char* fn) {
-  check_call(dev, n, fn);
+void merge_sort_run(const ak::device& dev, K* keys, V* values, std::int64_t n, Lt lt,
+                    const sort_tuning& t) {
   if (n < 2) return;
-  const auto t = ak::tuning(sort_hook{}, dev, tuning_dtype<K>(), call);
   const std::int64_t block = fit_block(dev, t.block_size);
   const std::int64_t run = std::clamp<std::int64_t>(t.merge_tile_size / block, 1, 32);
   foreachindex(dev, cdiv(n, run), kernels::sort_runs_body<K, V, Lt>{keys, values, n, run, lt},
@@ -73,11 +73,29 @@ void merge_sort_impl(const ak::device& dev, K* keys, V* values, std::int64_t n, 
   pp.finish(dev, {.block_size = block});
 }
 
+template <class K, class V, class Lt>
+void merge_sort_impl(const ak::device& dev, K* keys, V* values, std::int64_t n, Lt lt,
+                     const sort_tuning& call, const char* fn) {
+  check_call(dev, n, fn);
+  if (n < 2) return;
+  merge_sort_run(dev, keys, values, n, lt, ak::tuning(sort_hook{}, dev, tuning_dtype<K>(), call));
+}
+
+// perm[0, n) such that keys[perm[i]] is sorted, with a resolved tuning (see merge_sort_run).
+template <class K, class Lt>
+void sortperm_run(const ak::device& dev, const K* keys, std::int64_t* perm, std::int64_t n, Lt lt,
+                  const sort_tuning& t) {
+  device_buffer<K> copy(dev, n);
+  foreachindex(dev, n, kernels::copy_body<K>{keys, copy.data()});
+  foreachindex(dev, n, kernels::iota_body<std::int64_t>{perm});
+  merge_sort_run<K, std::int64_t, Lt>(dev, copy.data(), perm, n, lt, t);
+}
+
 }  // namespace detail
 
 // Sorts keys[0, n) stably in the order lt (ak's order by default). Tuning: sort.block_size,
 // sort.merge_tile_size (elements per group of the first pass: runs of merge_tile_size / block).
-template <class K, class Lt = kernels::isless>
+template <class K, class Lt = ak::isless>
 void merge_sort(const ak::device& dev, K* keys, std::int64_t n, Lt lt = {},
                 const sort_tuning& call = {}) {
   detail::merge_sort_impl<K, unsigned char, Lt>(dev, keys, nullptr, n, lt, call,
@@ -85,7 +103,7 @@ void merge_sort(const ak::device& dev, K* keys, std::int64_t n, Lt lt = {},
 }
 
 // Sorts keys[0, n) stably and moves values[0, n) with them.
-template <class K, class V, class Lt = kernels::isless>
+template <class K, class V, class Lt = ak::isless>
 void merge_sort_by_key(const ak::device& dev, K* keys, V* values, std::int64_t n, Lt lt = {},
                        const sort_tuning& call = {}) {
   detail::merge_sort_impl<K, V, Lt>(dev, keys, values, n, lt, call, "ak::gpu::merge_sort_by_key");
@@ -93,15 +111,13 @@ void merge_sort_by_key(const ak::device& dev, K* keys, V* values, std::int64_t n
 
 // perm[0, n) such that keys[perm[i]] is sorted (stable: equal keys keep their order); keys are
 // left as they are.
-template <class K, class Lt = kernels::isless>
+template <class K, class Lt = ak::isless>
 void sortperm(const ak::device& dev, const K* keys, std::int64_t* perm, std::int64_t n, Lt lt = {},
               const sort_tuning& call = {}) {
   detail::check_call(dev, n, "ak::gpu::sortperm");
-  device_buffer<K> copy(dev, n);
-  foreachindex(dev, n, kernels::copy_body<K>{keys, copy.data()});
-  foreachindex(dev, n, kernels::iota_body<std::int64_t>{perm});
-  detail::merge_sort_impl<K, std::int64_t, Lt>(dev, copy.data(), perm, n, lt, call,
-                                               "ak::gpu::sortperm");
+  if (n == 0) return;
+  detail::sortperm_run(dev, keys, perm, n, lt,
+                       ak::tuning(sort_hook{}, dev, tuning_dtype<K>(), call));
 }
 
 }  // namespace ak::gpu

@@ -1,9 +1,9 @@
-// The GPU halves of the precompiled entry points: the cpu entries (reduce_entries.cpp, ...) route
-// data on a GPU-style device to the gpu_*_entry functions below. Each runs the entry's body
-// (gpu_entry_bodies.hpp) from the backend that compiled its kernels: a backend plugin that
-// compiles them itself (cuda, with nvcc) exports them in a gpu_entry_table, and libak's own
-// instantiations (gpu_*_entries.cpp, in translation units of their own so that libak's build
-// spreads over cores) serve the backends that run kernels from any translation unit (sim).
+// The GPU halves of the precompiled entry points: the entries of libak (reduce_entries.cpp, ...)
+// send data on a GPU-style device to the table of precompiled entries that the device's backend
+// exports. Each backend that runs portable kernels (sim with the host compiler, cuda with nvcc)
+// compiles the entries' bodies (gpu_entry_bodies.hpp) itself, in its own folder
+// (src/backends/<name>/entries), so libak holds no kernel code and editing a kernel rebuilds the
+// plugins alone.
 #pragma once
 
 #include <cstdint>
@@ -13,35 +13,27 @@
 
 namespace ak::detail {
 
-#define AK_DECLARE_GPU_NUMERIC_ENTRIES(T)                                          \
-  T gpu_reduce_entry(view<const T> src, op_kind op, const reduce_options<T>& o);   \
-  array<T> gpu_reduce_dims_entry(view<const T> src, op_kind op, const dims& along, \
-                                 const reduce_options<T>& o);                      \
-  void gpu_accumulate_entry(view<const T> src, view<T> dst, op_kind op,            \
-                            const accumulate_options<T>& o, const char* function);
-AK_FOR_EACH_NUMERIC_TYPE(AK_DECLARE_GPU_NUMERIC_ENTRIES)
-#undef AK_DECLARE_GPU_NUMERIC_ENTRIES
-
-#define AK_DECLARE_GPU_SORT_ENTRIES(T)                                                    \
-  void gpu_sort_entry(view<T> v, const sort_options<>& o, const char* function);          \
-  array<std::int64_t> gpu_sortperm_entry(view<const T> v, const sort_options<>& o);       \
-  array<std::int64_t> gpu_searchsorted_entry(view<const T> sorted, view<const T> queries, \
-                                             bool last, const search_options<>& o);
-AK_FOR_EACH_SORT_TYPE(AK_DECLARE_GPU_SORT_ENTRIES)
-#undef AK_DECLARE_GPU_SORT_ENTRIES
-
 // One element type's entries, as a backend plugin exports them.
+// The entries of precompiled.hpp that run on GPU-style devices, with the same arguments.
 template <class T>
 struct gpu_numeric_entries {
-  T (*reduce)(view<const T>, op_kind, const reduce_options<T>&);
-  array<T> (*reduce_dims)(view<const T>, op_kind, const dims&, const reduce_options<T>&);
-  void (*accumulate)(view<const T>, view<T>, op_kind, const accumulate_options<T>&, const char*);
+  T(*reduce)
+  (const device&, const reduce_tuning&, view<const T>, op_kind, const reduce_options<T>&);
+  void (*reduce_dims)(const device&, const reduce_tuning&, view<const T>, op_kind, std::uint32_t,
+                      std::int64_t, const reduce_options<T>&, array<T>&);
+  void (*accumulate)(const device&, const resolved_scan&, view<const T>, view<T>, std::size_t,
+                     op_kind, const accumulate_options<T>&, const char*);
 };
 template <class T>
 struct gpu_sort_entries {
-  void (*sort)(view<T>, const sort_options<>&, const char*);
-  array<std::int64_t> (*sortperm)(view<const T>, const sort_options<>&);
-  array<std::int64_t> (*searchsorted)(view<const T>, view<const T>, bool, const search_options<>&);
+  void (*sort)(const device&, const resolved_sort&, view<T>, const sort_options<>&, const char*);
+  array<T> (*sort_copy)(const device&, const resolved_sort&, view<const T>, const sort_options<>&,
+                        const char*);
+  array<std::int64_t> (*sortperm)(const device&, const resolved_sort&, view<const T>,
+                                  const sort_options<>&);
+  array<std::int64_t> (*searchsorted)(const device&, const search_tuning&, view<const T>,
+                                      view<const T>, bool, const search_options<>&);
+  std::int64_t (*count)(const device&, const reduce_tuning&, view<const T>);
 };
 
 struct gpu_entries_end {};
@@ -68,9 +60,10 @@ struct gpu_entry_table {
 };
 #define AK_GPU_ENTRY_TABLE_SYMBOL "ak_gpu_entry_table_v1"
 
-// The table exported by the backend whose device owns `memory`, or nullptr when that backend
-// exports none (libak's own instantiations serve it). A table from another version of ak is an
+// The table exported by the backend of `dev` (a GPU-style device), or of the device that owns
+// `memory`. A backend that exports none, or a table from another version of ak, is an
 // ak::backend_error.
-const gpu_entry_table* exported_gpu_entries(const memory_space& memory);
+const gpu_entry_table& gpu_entries_for(const device& dev);
+const gpu_entry_table& gpu_entries_for(const memory_space& memory);
 
 }  // namespace ak::detail

@@ -1,7 +1,7 @@
 // The bodies of the precompiled entry points on GPU-style devices, as templates over the element
-// type. libak instantiates them for sim (gpu_*_entries.cpp, compiled by the host compiler); the
-// cuda plugin instantiates the very same bodies with nvcc (cuda/, where ak::gpu::launch reaches
-// CUDA) and exports them in a gpu_entry_table (gpu_entries.hpp).
+// type: the families' GPU halves, with the standard operator that an op_kind names. Each GPU
+// backend plugin instantiates them with its own compiler (gpu_entry_instances.hpp) and exports
+// them in a gpu_entry_table (gpu_entries.hpp).
 #pragma once
 
 #include "ak/algorithms/accumulate.hpp"
@@ -13,43 +13,58 @@
 namespace ak::detail {
 
 template <class T>
-T gpu_reduce_body(view<const T> src, op_kind op, const reduce_options<T>& o) {
-  const device dev = algorithm_device("ak::reduce", "src", src.memory());
+T gpu_reduce_body(const device& dev, const reduce_tuning& t, view<const T> src, op_kind op,
+                  const reduce_options<T>& o) {
   return with_standard_op<T, true>(op, "ak::reduce", [&](auto f) -> T {
-    return gpu_mapreduce_all(dev, src, identity{}, f, o, "ak::reduce");
+    return gpu_mapreduce_all(dev, t, src, identity{}, f, o, "ak::reduce");
   });
 }
 
 template <class T>
-array<T> gpu_reduce_dims_body(view<const T> src, op_kind op, const dims& along,
-                              const reduce_options<T>& o) {
-  return with_standard_op<T, true>(op, "ak::reduce", [&](auto f) -> array<T> {
-    return mapreduce_along<paths::gpu>(src, identity{}, f, along, o, "ak::reduce");
+void gpu_reduce_dims_body(const device& dev, const reduce_tuning& t, view<const T> src, op_kind op,
+                          std::uint32_t mask, std::int64_t per_output, const reduce_options<T>& o,
+                          array<T>& out) {
+  with_standard_op<T, true>(op, "ak::reduce", [&](auto f) {
+    gpu_mapreduce_along(dev, t, src, identity{}, f, mask, per_output, o, out, "ak::reduce");
   });
 }
 
 template <class T>
-void gpu_accumulate_body(view<const T> src, view<T> dst, op_kind op, const accumulate_options<T>& o,
+void gpu_accumulate_body(const device& dev, const resolved_scan& r, view<const T> src, view<T> dst,
+                         std::size_t dim, op_kind op, const accumulate_options<T>& o,
                          const char* function) {
   with_standard_op<T, false>(
-      op, function, [&](auto f) { accumulate_impl<paths::gpu>(src, dst, f, o, function); });
+      op, function, [&](auto f) { gpu_accumulate(dev, r, src, dst, dim, f, o, function); });
 }
 
 template <class T>
-void gpu_sort_body(view<T> v, const sort_options<>& o, const char* function) {
-  sort_impl<paths::gpu>(v, o, function);
+std::int64_t gpu_count_body(const device& dev, const reduce_tuning& t, view<const T> v) {
+  return gpu_count(dev, t, v, truthy{});
 }
 
 template <class T>
-array<std::int64_t> gpu_sortperm_body(view<const T> v, const sort_options<>& o) {
-  return sortperm_impl<paths::gpu>(v, o, "ak::sortperm");
+void gpu_sort_body(const device& dev, const resolved_sort& r, view<T> v, const sort_options<>& o,
+                   const char* function) {
+  gpu_sort(dev, r, v, o, function);
 }
 
 template <class T>
-array<std::int64_t> gpu_searchsorted_body(view<const T> sorted, view<const T> queries, bool last,
+array<T> gpu_sort_copy_body(const device& dev, const resolved_sort& r, view<const T> v,
+                            const sort_options<>& o, const char* function) {
+  return gpu_sort_copy(dev, r, v, o, function);
+}
+
+template <class T>
+array<std::int64_t> gpu_sortperm_body(const device& dev, const resolved_sort& r, view<const T> v,
+                                      const sort_options<>& o) {
+  return gpu_sortperm(dev, r, v, o, "ak::sortperm");
+}
+
+template <class T>
+array<std::int64_t> gpu_searchsorted_body(const device& dev, const search_tuning& t,
+                                          view<const T> sorted, view<const T> queries, bool last,
                                           const search_options<>& o) {
-  return searchsorted_impl<paths::gpu>(sorted, queries, last, o,
-                                       last ? "ak::searchsortedlast" : "ak::searchsortedfirst");
+  return gpu_searchsorted(dev, t, sorted, queries, last, o);
 }
 
 }  // namespace ak::detail

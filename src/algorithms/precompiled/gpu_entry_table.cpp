@@ -10,11 +10,13 @@ namespace ak::detail {
 
 namespace {
 
-const gpu_entry_table* find_gpu_entries(const memory_space& memory) {
-  const device dev = device_of(memory);
+const gpu_entry_table* find_gpu_entries(const device& dev) {
   const auto* t = static_cast<const gpu_entry_table*>(
       backend_extension(dev.backend(), AK_GPU_ENTRY_TABLE_SYMBOL));
-  if (!t) return nullptr;
+  if (!t)
+    throw backend_error("backend '" + dev.backend() + "' (device " + dev.name() +
+                        ") exports no table of precompiled GPU entries (" +
+                        AK_GPU_ENTRY_TABLE_SYMBOL + "); its plugin is incomplete");
   // The table passes ak's C++ types across the plugin boundary: only a plugin built from this
   // very version of ak may be used.
   if (t->size != sizeof(gpu_entry_table) || !t->ak_version ||
@@ -31,14 +33,18 @@ const gpu_entry_table* find_gpu_entries(const memory_space& memory) {
 // Looking the table up takes the backend registry's lock and a dlsym: the last answer is kept per
 // thread, keyed by the memory space. That is safe because backends never unload, so neither a
 // memory space nor a plugin's table goes away while the process runs.
-const gpu_entry_table* exported_gpu_entries(const memory_space& memory) {
+const gpu_entry_table& gpu_entries_for(const device& dev) {
   thread_local const memory_space* last_memory = nullptr;
   thread_local const gpu_entry_table* last_table = nullptr;
-  if (&memory != last_memory) {
-    last_table = find_gpu_entries(memory);  // on a throw, nothing is kept
-    last_memory = &memory;
+  if (&dev.memory() != last_memory) {
+    last_table = find_gpu_entries(dev);  // on a throw, nothing is kept
+    last_memory = &dev.memory();
   }
-  return last_table;
+  return *last_table;
+}
+
+const gpu_entry_table& gpu_entries_for(const memory_space& memory) {
+  return gpu_entries_for(device_of(memory));
 }
 
 }  // namespace ak::detail

@@ -1,25 +1,33 @@
 // Precompiled sort, sortperm and searchsorted for the standard dtypes in ak's default order (cpu;
-// data on a GPU-style device goes to gpu_sort_entries.cpp).
+// data on a GPU-style device goes to its backend's entry table, gpu_entries.hpp).
 #include "ak/algorithms/search.hpp"
 #include "ak/algorithms/sort.hpp"
 #include "gpu_entries.hpp"
 
 namespace ak::detail {
 
-#define AK_DEFINE_SORT_ENTRIES(T)                                                                  \
-  void sort_entry(view<T> v, const sort_options<>& o, const char* function) {                      \
-    if (on_gpu_memory(v.memory())) return gpu_sort_entry(v, o, function);                          \
-    sort_impl<paths::cpu>(v, o, function);                                                         \
-  }                                                                                                \
-  array<std::int64_t> sortperm_entry(view<const T> v, const sort_options<>& o) {                   \
-    if (on_gpu_memory(v.memory())) return gpu_sortperm_entry(v, o);                                \
-    return sortperm_impl<paths::cpu>(v, o, "ak::sortperm");                                        \
-  }                                                                                                \
-  array<std::int64_t> searchsorted_entry(view<const T> sorted, view<const T> queries, bool last,   \
-                                         const search_options<>& o) {                              \
-    if (on_gpu_memory(sorted.memory())) return gpu_searchsorted_entry(sorted, queries, last, o);   \
-    return searchsorted_impl<paths::cpu>(sorted, queries, last, o,                                 \
-                                         last ? "ak::searchsortedlast" : "ak::searchsortedfirst"); \
+#define AK_DEFINE_SORT_ENTRIES(T)                                                                \
+  void sort_entry(const device& dev, const resolved_sort& r, view<T> v, const sort_options<>& o, \
+                  const char* function) {                                                        \
+    if (on_gpu(dev)) return gpu_entries_for(dev).sort_of<T>().sort(dev, r, v, o, function);      \
+    cpu_sort(dev, r, v, o, function);                                                            \
+  }                                                                                              \
+  array<T> sort_copy_entry(const device& dev, const resolved_sort& r, view<const T> v,           \
+                           const sort_options<>& o, const char* function) {                      \
+    if (on_gpu(dev)) return gpu_entries_for(dev).sort_of<T>().sort_copy(dev, r, v, o, function); \
+    return cpu_sort_copy(dev, r, v, o, function);                                                \
+  }                                                                                              \
+  array<std::int64_t> sortperm_entry(const device& dev, const resolved_sort& r, view<const T> v, \
+                                     const sort_options<>& o) {                                  \
+    if (on_gpu(dev)) return gpu_entries_for(dev).sort_of<T>().sortperm(dev, r, v, o);            \
+    return cpu_sortperm(dev, r, v, o, "ak::sortperm");                                           \
+  }                                                                                              \
+  array<std::int64_t> searchsorted_entry(const device& dev, const search_tuning& t,              \
+                                         view<const T> sorted, view<const T> queries, bool last, \
+                                         const search_options<>& o) {                            \
+    if (on_gpu(dev))                                                                             \
+      return gpu_entries_for(dev).sort_of<T>().searchsorted(dev, t, sorted, queries, last, o);   \
+    return cpu_searchsorted(dev, t, sorted, queries, last, o);                                   \
   }
 AK_FOR_EACH_SORT_TYPE(AK_DEFINE_SORT_ENTRIES)
 #undef AK_DEFINE_SORT_ENTRIES

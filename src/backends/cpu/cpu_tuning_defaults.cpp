@@ -1,7 +1,7 @@
 // The cpu backend's tuning defaults: the only place its tuning values live. Nothing includes this
 // file, so changing a value here recompiles this file alone; the runtime reads the values when the
 // backend loads (DESIGN.md section 2).
-#include "ak/plugin/backend_defaults.hpp"
+#include "ak/runtime/backend_defaults.hpp"
 #include "cpu_backend.hpp"
 
 namespace ak::cpu::detail {

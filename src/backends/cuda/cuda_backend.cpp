@@ -2,7 +2,7 @@
 // stream-ordered pool), copies, and one stream per device on which ak orders all its work. The
 // CUDA runtime is linked statically, so the plugin needs only the driver (libcuda.so.1) on the
 // machine; a program that never touches cuda never loads this plugin. The algorithms' kernels,
-// compiled by nvcc, are in the same library (src/algorithms/precompiled/cuda).
+// compiled by nvcc, are in the same library (entries/).
 #include <cuda_runtime.h>
 
 #include <atomic>

@@ -3,7 +3,7 @@
 // this file: changing a value recompiles it alone, and a program picks the new values up when
 // it loads the rebuilt plugin.
 #include "cuda_tuning_defaults.hpp"
-#include "ak/plugin/backend_defaults.hpp"
+#include "ak/runtime/backend_defaults.hpp"
 
 namespace ak::cuda_backend {
 

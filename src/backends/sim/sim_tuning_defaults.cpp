@@ -3,7 +3,7 @@
 // GPU algorithms' tuned paths (block sizes, sub-group widths, the scan algorithm) are exercised
 // on every profile. The radix tiles differ per profile (2, 4 or 8 keys per work-item) so that
 // every tile shape is tested in CI.
-#include "ak/plugin/backend_defaults.hpp"
+#include "ak/runtime/backend_defaults.hpp"
 #include "profiles.hpp"
 
 namespace ak::sim_backend {

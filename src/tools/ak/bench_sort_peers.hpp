@@ -56,7 +56,7 @@ enum sort_peer : unsigned {
 
 // The yardstick that the CPU backend's sort targets were set against (docs/benchmarks/README.md):
 // a plain LSD radix sort with 8-bit digits on the peers' threads. Every pass, none skipped,
-// counts each thread's chunk and then scatters it; keys go through ak's radix_key, so the result
+// counts each thread's chunk and then scatters it; keys go through ak::ordered_key, so the result
 // equals ak's. Keys of 4 and 8 bytes take an even number of passes, which leaves the result in
 // `a`.
 template <class T>
@@ -73,9 +73,7 @@ void plain_lsd8_sort(T* a, T* tmp, std::int64_t n) {
   T* src = a;
   T* dst = tmp;
   for (int shift = 0; shift < static_cast<int>(sizeof(T)) * 8; shift += 8) {
-    auto digit = [shift](T x) {
-      return static_cast<std::size_t>((cpu::radix_key(x) >> shift) & 255);
-    };
+    auto digit = [shift](T x) { return static_cast<std::size_t>((ordered_key(x) >> shift) & 255); };
     auto chunk = [n, workers](int w) { return std::pair{n * w / workers, n * (w + 1) / workers}; };
     on_every_thread([&](int w) {
       std::array<std::int64_t, 256>& c = count[static_cast<std::size_t>(w)];

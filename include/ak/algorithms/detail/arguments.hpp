@@ -69,22 +69,6 @@ inline bool on_gpu(const device& dev) noexcept {
 // The same from the memory alone; host memory is decided by one comparison.
 bool on_gpu_memory(const memory_space& memory);
 
-// The dtype whose tunings a custom element type uses: the unsigned integer of its size (the
-// largest, uint64, for bigger types), documented in docs/tuning.md.
-template <class T>
-constexpr dtype tuning_dtype() {
-  if constexpr (has_dtype_v<T>)
-    return dtype_of_v<T>;
-  else if constexpr (sizeof(T) == 1)
-    return dtype::uint8;
-  else if constexpr (sizeof(T) == 2)
-    return dtype::uint16;
-  else if constexpr (sizeof(T) == 4)
-    return dtype::uint32;
-  else
-    return dtype::uint64;
-}
-
 // ---- Errors ------------------------------------------------------------------------------------
 
 [[noreturn]] void throw_shape_mismatch(std::string_view function, std::string_view argument,

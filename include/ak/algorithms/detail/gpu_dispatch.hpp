@@ -1,6 +1,6 @@
-// The public algorithms on GPU-style devices (sim now): views in device memory turned into the
-// pointer-based ak::gpu algorithms. Every public algorithm branches once, at its top, on the
-// device its data is on; the cpu path is untouched by anything here.
+// What the GPU halves of the families share: views in device memory turned into the pointer-based
+// ak::gpu algorithms. Every public algorithm branches once, in its front, on the device its data
+// is on; the cpu halves use nothing here.
 //
 // Strided views (slices, transposes, negative strides) are supported: a strided GPU kernel packs
 // them into contiguous device memory (and writes results back through the same kind of kernel)
@@ -20,11 +20,6 @@
 #include "ak/gpu/gpu.hpp"
 
 namespace ak::detail {
-
-// Which paths a template instantiates: both (the header templates: the device decides at run
-// time), or one (the precompiled entry points, whose cpu and GPU instantiations live in separate
-// translation units of libak).
-enum class paths { both, cpu, gpu };
 
 // The extents and element strides of a view as the ak::gpu n-d algorithms take them (a rank-0
 // view is one element of shape (1)).
@@ -143,19 +138,6 @@ struct gpu_apply_init {
   Op op;
   R init;
   AK_KERNEL_FN R operator()(const R& x) const { return static_cast<R>(op(init, x)); }
-};
-
-// The order a sort or search uses on the device, held by value (a kernel cannot hold references
-// to host objects): lt(by(a), by(b)), reversed when rev.
-template <class By, class Lt>
-struct gpu_less {
-  By by;
-  Lt lt;
-  bool rev;
-  template <class A, class B>
-  AK_KERNEL_FN bool operator()(const A& a, const B& b) const {
-    return rev ? static_cast<bool>(lt(by(b), by(a))) : static_cast<bool>(lt(by(a), by(b)));
-  }
 };
 
 }  // namespace ak::detail

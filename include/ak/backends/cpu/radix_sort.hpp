@@ -1,10 +1,8 @@
 // LSD radix sort on the cpu backend: numeric keys in ak's order (DESIGN.md section 6), with an
 // optional payload (sort_by_key, sortperm). Stable.
 //
-// Keys become unsigned integers whose order is ak's: signed integers flip their sign bit; floats
-// flip every bit when negative and the sign bit otherwise (so -0.0 < +0.0) and every NaN maps to
-// the largest key (NaN last, all NaNs equal); `rev` complements the key. The transform is applied
-// on the fly, so the data keeps its bits.
+// Keys become unsigned integers whose order is ak's (ak::ordered_key, ak/core/operators.hpp);
+// `rev` complements the key. The transform is applied on the fly, so the data keeps its bits.
 //
 // Small runs take LSD passes in cache; data larger than the cache takes one MSD pass first (see
 // radix_sort below), and so does a run whose keys differ in many more bits than it has keys.
@@ -27,52 +25,6 @@
 #include "ak/core/operators.hpp"
 
 namespace ak::cpu {
-
-template <class T>
-using radix_key_t = std::conditional_t<
-    sizeof(T) == 1, std::uint8_t,
-    std::conditional_t<sizeof(T) == 2, std::uint16_t,
-                       std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>>;
-
-// The key types radix sort orders.
-template <class T>
-inline constexpr bool radix_sortable_v = std::is_arithmetic_v<T> &&
-                                         (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 ||
-                                          sizeof(T) == 8);
-
-template <class T>
-inline radix_key_t<T> radix_key(T x) noexcept {
-  using U = radix_key_t<T>;
-  if constexpr (std::is_same_v<T, bool>) {
-    return static_cast<U>(x);
-  } else if constexpr (std::is_floating_point_v<T>) {
-    constexpr U sign = U(1) << (sizeof(U) * 8 - 1);
-    if (x != x) return static_cast<U>(~U(0));
-    const U bits = std::bit_cast<U>(x);
-    return (bits & sign) ? static_cast<U>(~bits) : static_cast<U>(bits | sign);
-  } else if constexpr (std::is_signed_v<T>) {
-    constexpr U sign = U(1) << (sizeof(U) * 8 - 1);
-    return static_cast<U>(static_cast<U>(x) ^ sign);
-  } else {
-    return static_cast<U>(x);
-  }
-}
-
-// The integer whose radix_key is u: radix_key's inverse, for integer types (a float's NaNs share
-// one key, so floats have none).
-template <class T>
-requires std::is_integral_v<T> T radix_unkey(radix_key_t<T> u)
-noexcept {
-  using U = radix_key_t<T>;
-  if constexpr (std::is_same_v<T, bool>) {
-    return u != 0;
-  } else if constexpr (std::is_signed_v<T>) {
-    constexpr U sign = U(1) << (sizeof(U) * 8 - 1);
-    return static_cast<T>(static_cast<U>(u ^ sign));
-  } else {
-    return static_cast<T>(u);
-  }
-}
 
 namespace radix_detail {
 
@@ -124,7 +76,7 @@ struct own_key {
 // and the shape of the passes. p(x) is x's key as an unsigned integer in sort order.
 template <class Key, class KeyOf>
 struct radix_plan {
-  using bits_type = radix_key_t<Key>;
+  using bits_type = ordered_key_t<Key>;
   bits_type flip;              // ~0 for `rev`
   int digit_bits;              // widest digit of an in-cache pass
   std::int64_t bucket_bytes;   // a run at most this large is sorted in cache
@@ -132,7 +84,7 @@ struct radix_plan {
   KeyOf key_of;
   template <class T>
   bits_type operator()(const T& x) const {
-    return static_cast<bits_type>(radix_key(static_cast<Key>(key_of(x))) ^ flip);
+    return static_cast<bits_type>(ordered_key(static_cast<Key>(key_of(x))) ^ flip);
   }
 };
 
@@ -483,7 +435,7 @@ void counting_sort(K* keys, std::int64_t n, int bits, typename P::bits_type firs
       const std::int64_t run_end = std::min(e, start[v + 1]);
       if (run_end <= i) continue;
       std::fill(keys + i, keys + run_end,
-                radix_unkey<K>(static_cast<U>((high | static_cast<U>(v)) ^ p.flip)));
+                from_ordered_key<K>(static_cast<U>((high | static_cast<U>(v)) ^ p.flip)));
       i = run_end;
     }
   });
@@ -513,8 +465,8 @@ void radix_sort(K* keys, K* key_tmp,
                 const KeyOf& key_of = {}) {
   using VV = std::conditional_t<std::is_void_v<V>, std::nullptr_t, V>;
   using Key = radix_key_of_t<K, KeyOf>;
-  static_assert(radix_sortable_v<Key>, "radix_sort orders elements by a numeric key");
-  using U = radix_key_t<Key>;
+  static_assert(has_ordered_key_v<Key>, "radix_sort orders elements by a numeric key");
+  using U = ordered_key_t<Key>;
   if (n <= 1) return;
   const radix_detail::radix_plan<Key, KeyOf> plan{
       rev ? static_cast<U>(~U(0)) : U(0), std::clamp(digit_bits, 1, 16),

@@ -1,8 +1,8 @@
 // The four-step resolution of algorithm values (see algorithm_values.hpp).
 #include <string>
 
-#include "ak/algorithms/algorithm_values.hpp"
 #include "ak/core/error.hpp"
+#include "ak/runtime/algorithm_values.hpp"
 #include "ak/runtime/tuning.hpp"
 
 namespace ak {

@@ -1,0 +1,84 @@
+// The cpu half of the reductions (the front is reduce.hpp): each function takes the device and
+// the tuning the front resolved, and looks neither up again.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cstdlib>
+#include <optional>
+#include <string_view>
+
+#include "ak/algorithms/detail/arguments.hpp"
+#include "ak/algorithms/detail/reduce_common.hpp"
+#include "ak/algorithms/options.hpp"
+#include "ak/backends/cpu/reduce.hpp"
+#include "ak/backends/cpu/strided_loops.hpp"
+
+namespace ak::detail {
+
+template <class T>
+cpu::strided_space<1> space_of(const view<T>& v) {
+  cpu::strided_space<1> s;
+  s.rank = v.rank();
+  for (std::size_t d = 0; d < s.rank; ++d) {
+    s.extent[d] = v.shape()[d];
+    s.stride[0][d] = v.strides()[d];
+  }
+  return cpu::coalesce(s);
+}
+
+// op over f(x) of every element, combined once with init. No elements give init, else the
+// neutral element (the caller's or the operator's); the front has checked that one of them is
+// there for an empty v.
+template <class T, class R, class F, class Op>
+R cpu_mapreduce_all(const reduce_tuning& t, view<const T> v, const F& f, const Op& op,
+                    const reduce_options<R>& o) {
+  const std::optional<R> neutral = init_or_neutral<R, Op>(o.neutral);
+  const std::optional<R> r = cpu::mapreduce_space(v.data(), space_of(v), f, op, neutral, t);
+  if (!r) return o.init ? *o.init : *neutral;
+  return o.init ? static_cast<R>(op(*o.init, *r)) : *r;
+}
+
+// op over f(x) along the dimensions of `mask` into `out` (src's rank, those extents 1; not
+// empty).
+template <class T, class R, class F, class Op>
+void cpu_mapreduce_along(const device& dev, const reduce_tuning& t, view<const T> v, const F& f,
+                         const Op& op, std::uint32_t mask, const reduce_options<R>& o,
+                         array<R>& out) {
+  const std::optional<R> neutral = init_or_neutral<R, Op>(o.neutral);
+  const strides out_strides = row_major_strides(out.shape());
+  cpu::reduce_split sp;
+  std::int64_t innermost = -1, smallest = 0;
+  for (std::size_t k = 0; k < v.rank(); ++k) {
+    const std::int64_t e = v.shape()[k], st = v.strides()[k];
+    if (e > 1 && (innermost < 0 || std::abs(st) < smallest)) {
+      innermost = static_cast<std::int64_t>(k);
+      smallest = std::abs(st);
+    }
+    if ((mask >> k) & 1u) {
+      sp.reduced.extent[sp.reduced.rank] = e;
+      sp.reduced.stride[0][sp.reduced.rank++] = st;
+    } else {
+      sp.kept.extent[sp.kept.rank] = e;
+      sp.kept.stride[0][sp.kept.rank] = st;
+      sp.kept.stride[1][sp.kept.rank++] = out_strides[k];
+    }
+  }
+  const bool innermost_reduced = innermost < 0 || ((mask >> innermost) & 1u);
+  // Vector accumulators of half the L2 cache (256 KiB when the device does not say).
+  const std::int64_t l2 = dev.info().l2_cache_bytes > 0 ? dev.info().l2_cache_bytes : 256 * 1024;
+  const std::int64_t block =
+      std::max<std::int64_t>(16, l2 / 2 / static_cast<std::int64_t>(sizeof(R)));
+  cpu::mapreduce_dims(v.data(), out.data(), sp, innermost_reduced, block, f, op, o.init, neutral,
+                      t);
+}
+
+// Whether pred holds for some element (want = true) or fails for some (want = false); stops at
+// the first that decides.
+template <bool Want, class T, class Pred>
+bool cpu_find_any(const map_tuning& t, view<const T> v, const Pred& pred) {
+  return cpu::find_any<Want>(v.data(), space_of(v), pred, t.cpu_grain);
+}
+
+}  // namespace ak::detail

@@ -1,0 +1,67 @@
+// The GPU half of the reductions (the front is reduce.hpp), on GPU-style devices: each function
+// takes the device and the tuning the front resolved, and runs the ak::gpu reductions with it.
+// Partial results start from the neutral element, then op(init, r); strided views are packed on
+// the device first where the kernel wants contiguous data.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include "ak/algorithms/detail/arguments.hpp"
+#include "ak/algorithms/detail/gpu_dispatch.hpp"
+#include "ak/algorithms/detail/reduce_common.hpp"
+#include "ak/algorithms/options.hpp"
+
+namespace ak::detail {
+
+// One block reduction of f(x) seeded with the neutral element, then op(init, r).
+template <class T, class R, class F, class Op>
+R gpu_mapreduce_all(const device& dev, const reduce_tuning& t, view<const T> v, const F& f,
+                    const Op& op, const reduce_options<R>& o, std::string_view function) {
+  const std::optional<R> neutral = init_or_neutral<R, Op>(o.neutral);
+  if (v.empty()) return o.init ? *o.init : *neutral;
+  if (!neutral) throw_gpu_needs_neutral(function, dev);
+  const gpu_dense<T> d(dev, v);
+  const R r = gpu::detail::mapreduce_run(dev, t, d.data(), v.size(), f, op, *neutral);
+  return o.init ? static_cast<R>(op(*o.init, r)) : r;
+}
+
+// ak::gpu's reduce_dims into `out` (on the device, not empty) over the view's strides (over f(x)
+// packed first when f is not the identity or R is not T), seeded with the neutral element, then
+// op(init, r) per output.
+template <class T, class R, class F, class Op>
+void gpu_mapreduce_along(const device& dev, const reduce_tuning& t, view<const T> v, const F& f,
+                         const Op& op, std::uint32_t mask, std::int64_t per_output,
+                         const reduce_options<R>& o, array<R>& out, std::string_view function) {
+  const std::optional<R> neutral = init_or_neutral<R, Op>(o.neutral);
+  // With nothing to combine (reduced extents 0), init alone is the result.
+  if (!neutral && per_output != 0) throw_gpu_needs_neutral(function, dev);
+  const R seed = neutral ? *neutral : *o.init;
+  std::vector<std::int64_t> along;
+  for (std::size_t k = 0; k < v.rank(); ++k)
+    if ((mask >> k) & 1u) along.push_back(static_cast<std::int64_t>(k));
+  if constexpr (std::is_same_v<F, identity> && std::is_same_v<T, R>) {
+    gpu::detail::reduce_dims_run(dev, t, v.data(), gpu_extents(v.shape()), gpu_strides(v), along,
+                                 out.data(), op, seed);
+  } else {
+    gpu::device_buffer<R> mapped(dev, v.size());
+    gpu_map_strided(dev, view<R>(mapped.data(), v.shape(), dev.memory()), v, f);
+    gpu::detail::reduce_dims_run(dev, t, static_cast<const R*>(mapped.data()),
+                                 gpu_extents(v.shape()), {}, along, out.data(), op, seed);
+  }
+  if (o.init && neutral)
+    gpu::map(dev, out.data(), out.data(), out.size(), gpu_apply_init<R, Op>{op, *o.init});
+}
+
+// How many elements satisfy pred: a count on the device (no early exit there).
+template <class T, class Pred>
+std::int64_t gpu_count(const device& dev, const reduce_tuning& t, view<const T> v,
+                       const Pred& pred) {
+  return gpu_mapreduce_all(dev, t, v, count_if_true<Pred>{pred}, plus{},
+                           reduce_options<std::int64_t>{}, "ak::count");
+}
+
+}  // namespace ak::detail

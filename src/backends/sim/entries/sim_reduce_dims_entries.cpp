@@ -1,0 +1,8 @@
+// The sim plugin's precompiled reduce-along-dims entries (see gpu_entry_instances.hpp).
+#include "gpu_entry_instances.hpp"
+
+namespace ak {
+#define AK_MAKE(T) AK_GPU_REDUCE_DIMS_INSTANCE(, T)
+AK_FOR_EACH_NUMERIC_TYPE(AK_MAKE)
+#undef AK_MAKE
+}  // namespace ak
