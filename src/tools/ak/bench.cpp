@@ -24,7 +24,7 @@
 #include "ak/ak.hpp"
 #include "ak/backends/cpu/scratch.hpp"
 #include "bench.hpp"
-#include "commands.hpp"
+#include "bench_cli.hpp"
 #include "median.hpp"
 
 namespace ak::tool {
@@ -392,24 +392,11 @@ std::vector<op_spec> all_ops() {
   add_sort_ops(ops);
   add_custom_sort_ops(ops);
   add_sort_key_ops(ops);
-  // The order of the table: reduce-like, element-wise, sorts, sorts with keys, dims.
-  const std::vector<std::string> order{"reduce",
-                                       "mapreduce",
-                                       "count",
-                                       "any",
-                                       "all",
-                                       "map",
-                                       "broadcast",
-                                       "accumulate",
-                                       "sort",
-                                       "sort_custom",
-                                       "sort_custom_unstable",
-                                       "sort_struct",
-                                       "sortperm",
-                                       "sort_by_key",
-                                       "searchsorted",
-                                       "sum_dims0",
-                                       "sum_dims1"};
+  // In the order of the table, the one list of op names (bench_cli.cpp), which must name each.
+  const std::vector<std::string>& order = bench_op_names();
+  for (const op_spec& o : ops)
+    if (std::find(order.begin(), order.end(), o.name) == order.end())
+      throw std::logic_error("ak bench: the op '" + o.name + "' is missing from bench_op_names()");
   std::sort(ops.begin(), ops.end(), [&](const op_spec& a, const op_spec& b) {
     return std::find(order.begin(), order.end(), a.name) <
            std::find(order.begin(), order.end(), b.name);
@@ -420,22 +407,6 @@ std::vector<op_spec> all_ops() {
 }  // namespace
 
 }  // namespace bench
-
-// "1e7", "2.5e6", "10000000" -> the size; nullopt unless a whole number in [1, 2^40].
-std::optional<std::int64_t> parse_bench_size(std::string_view s) {
-  double v = 0;
-  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || end != s.data() + s.size() || !(v >= 1) || v > 1099511627776.0 ||
-      v != std::floor(v))
-    return std::nullopt;
-  return static_cast<std::int64_t>(v);
-}
-
-std::vector<std::string> bench_op_names() {
-  std::vector<std::string> names;
-  for (const auto& o : bench::all_ops()) names.push_back(o.name);
-  return names;
-}
 
 using namespace bench;
 

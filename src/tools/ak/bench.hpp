@@ -7,6 +7,7 @@
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_reduce.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -95,33 +96,46 @@ int peer_threads();
 
 // ---- dtype dispatch ---------------------------------------------------------------------------
 
-// f.template operator()<T>() for the C++ type of a numeric dtype.
-template <class F>
-decltype(auto) visit_numeric(dtype t, F&& f) {
-  switch (t) {
-    case dtype::int8:
-      return f.template operator()<std::int8_t>();
-    case dtype::int16:
-      return f.template operator()<std::int16_t>();
-    case dtype::int32:
-      return f.template operator()<std::int32_t>();
-    case dtype::int64:
-      return f.template operator()<std::int64_t>();
-    case dtype::uint8:
-      return f.template operator()<std::uint8_t>();
-    case dtype::uint16:
-      return f.template operator()<std::uint16_t>();
-    case dtype::uint32:
-      return f.template operator()<std::uint32_t>();
-    case dtype::uint64:
-      return f.template operator()<std::uint64_t>();
-    case dtype::float32:
-      return f.template operator()<float>();
-    case dtype::float64:
-      return f.template operator()<double>();
-    case dtype::bool_:
-      break;
+// The dtypes this build's bench is compiled for, as AK_BENCH_DTYPES names them ("" for all).
+constexpr std::string_view bench_dtypes_built() {
+#ifdef AK_BENCH_DTYPES
+  return AK_BENCH_DTYPES;
+#else
+  return "";
+#endif
+}
+
+// Whether this build's bench is compiled for dtype t: AK_BENCH_DTYPES (CMake's, comma-separated
+// names) when it is given, else every numeric dtype.
+constexpr bool bench_built_for(dtype t) {
+#ifdef AK_BENCH_DTYPES
+  const std::string_view list = AK_BENCH_DTYPES, name = name_of(t);
+  for (std::size_t at = 0; at <= list.size();) {
+    const std::size_t comma = std::min(list.find(',', at), list.size());
+    if (list.substr(at, comma - at) == name) return true;
+    at = comma + 1;
   }
+  return false;
+#else
+  return t != dtype::bool_;
+#endif
+}
+
+// f.template operator()<T>() for the C++ type of a numeric dtype (the types of
+// AK_FOR_EACH_NUMERIC_TYPE that this build's bench is compiled for).
+template <class F>
+bench_case visit_numeric(dtype t, F&& f) {
+#define AK_BENCH_VISIT(T)                                      \
+  if constexpr (bench_built_for(dtype_of_v<T>)) {              \
+    if (t == dtype_of_v<T>) return f.template operator()<T>(); \
+  }
+  AK_FOR_EACH_NUMERIC_TYPE(AK_BENCH_VISIT)
+#undef AK_BENCH_VISIT
+  if (t != dtype::bool_ && !bench_built_for(t))
+    throw std::invalid_argument("ak bench: this build's bench is compiled for " +
+                                std::string(bench_dtypes_built()) +
+                                " alone (AK_BENCH_DTYPES), not " + std::string(name_of(t)) +
+                                "; configure with -DAK_BENCH_DTYPES= for every dtype");
   throw std::invalid_argument("ak bench: no benchmarks for dtype " + std::string(name_of(t)));
 }
 

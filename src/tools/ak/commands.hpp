@@ -31,18 +31,4 @@ struct first_ops_options {
 };
 int run_first_ops(const first_ops_options& o);
 
-// `ak bench`: empty lists take the defaults. Exit status 4 when a peer's result differs from
-// ak's.
-struct bench_options {
-  std::vector<std::string> ops;     // op names, or "all"
-  std::vector<std::string> dtypes;  // dtype names; empty: each op's own defaults
-  std::vector<std::string> n;       // sizes: "1e7", "10000000"
-  std::string json;                 // where to write the rows, if anywhere
-};
-int run_bench(const bench_options& o);
-// For the argument checks: the op names `ak bench --ops` takes, and the parser of --n's sizes
-// (whole numbers, scientific notation allowed).
-std::vector<std::string> bench_op_names();
-std::optional<std::int64_t> parse_bench_size(std::string_view s);
-
 }  // namespace ak::tool

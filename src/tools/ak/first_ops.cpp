@@ -25,6 +25,7 @@
 #include "ak/core/error.hpp"
 #include "commands.hpp"
 #include "median.hpp"
+#include "programs.hpp"
 
 extern char** environ;
 
@@ -42,20 +43,13 @@ struct probe_run {
   std::array<fo::op_time, fo::op_names.size()> ops{};
 };
 
-// The probes are installed next to the ak command: the folder of this executable, or of argv[0]
-// when a loader runs it (`ld-linux.so ak first-ops`, as scripts/gpu_check.sh may).
+// The probes are installed next to the ak command.
 fs::path probe_path(const std::string& name, const char* built_with, const std::string& argv0) {
-  std::error_code ec;
-  fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  fs::path p = (ec ? fs::path(".") : self.parent_path()) / name;
-  if (!fs::exists(p, ec) && !argv0.empty()) {
-    fs::path beside_argv0 = fs::path(argv0).parent_path() / name;
-    if (fs::exists(beside_argv0, ec)) return beside_argv0;
-  }
-  if (!fs::exists(p, ec))
-    throw error("ak first-ops: the probe program '" + p.string() + "' is missing (it is built " +
-                built_with + ")");
-  return p;
+  const program_path p = program_beside_ak(name, argv0);
+  if (!p.found)
+    throw error("ak first-ops: the probe program '" + p.path.string() +
+                "' is missing (it is built " + built_with + ")");
+  return p.path;
 }
 
 // The programs for a device: on cuda, the ak probe compiled by nvcc and the Thrust/CUB baseline;

@@ -4,6 +4,7 @@
 
 #include "ak/core/dtype.hpp"
 #include "ak/core/error.hpp"
+#include "bench_cli.hpp"
 #include "commands.hpp"
 
 int main(int argc, char** argv) {
@@ -34,37 +35,11 @@ int main(int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::Range(1, 1000));
 
+  // `ak bench` runs the bench program beside this one (bench_cli.hpp); its options are checked
+  // here too, so that `ak bench --help` and a bad argument answer without it.
   ak::tool::bench_options bench;
-  auto* bench_cmd = app.add_subcommand(
-      "bench",
-      "ak and peer libraries (std::execution::par, TBB, ips4o, Boost.Sort, pdqsort) side by side, "
-      "with the memory bandwidth measured in the same run");
-  std::vector<std::string> op_choices = ak::tool::bench_op_names();
-  op_choices.push_back("all");
-  bench_cmd
-      ->add_option(
-          "--ops", bench.ops,
-          "Ops, comma-separated, or all alone for every op (in a list, all is the op ak::all; "
-          "default: reduce,mapreduce,map,accumulate,sort)")
-      ->delimiter(',')
-      ->check(CLI::IsMember(op_choices));
-  std::vector<std::string> dtype_choices;
-  for (ak::dtype t : ak::all_dtypes)
-    if (t != ak::dtype::bool_) dtype_choices.emplace_back(ak::name_of(t));
-  bench_cmd
-      ->add_option("--dtypes", bench.dtypes, "Element types, comma-separated (default: per op)")
-      ->delimiter(',')
-      ->check(CLI::IsMember(dtype_choices));
-  bench_cmd
-      ->add_option("--n", bench.n, "Sizes, comma-separated: 1e7,1e8 or 10000000 (default: 1e7)")
-      ->delimiter(',')
-      ->check(CLI::Validator(
-          [](std::string& s) {
-            return ak::tool::parse_bench_size(s) ? std::string()
-                                                 : "not a whole number from 1 to 2^40: " + s;
-          },
-          "SIZE"));
-  bench_cmd->add_option("--json", bench.json, "Also write the figures to FILE as JSON rows");
+  auto* bench_cmd = app.add_subcommand("bench", ak::tool::bench_description);
+  ak::tool::add_bench_options(bench_cmd, bench);
 
   try {
     app.parse(argc, argv);
@@ -79,7 +54,7 @@ int main(int argc, char** argv) {
       first.argv0 = argv[0];
       return ak::tool::run_first_ops(first);
     }
-    if (*bench_cmd) return ak::tool::run_bench(bench);
+    if (*bench_cmd) return ak::tool::exec_bench(argc, argv);
   } catch (const ak::error& e) {
     std::cerr << "ak: error: " << e.what() << "\n";
     return 1;

@@ -1,0 +1,96 @@
+#include "bench_cli.hpp"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <iostream>
+
+#include "ak/core/dtype.hpp"
+#include "programs.hpp"
+
+namespace ak::tool {
+
+const std::vector<std::string>& bench_op_names() {
+  // The order of the table: reduce-like, element-wise, sorts, sorts with keys, dims.
+  static const std::vector<std::string> names{"reduce",
+                                              "mapreduce",
+                                              "count",
+                                              "any",
+                                              "all",
+                                              "map",
+                                              "broadcast",
+                                              "accumulate",
+                                              "sort",
+                                              "sort_custom",
+                                              "sort_custom_unstable",
+                                              "sort_struct",
+                                              "sortperm",
+                                              "sort_by_key",
+                                              "searchsorted",
+                                              "sum_dims0",
+                                              "sum_dims1"};
+  return names;
+}
+
+// "1e7", "2.5e6", "10000000" -> the size; nullopt unless a whole number in [1, 2^40].
+std::optional<std::int64_t> parse_bench_size(std::string_view s) {
+  double v = 0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || end != s.data() + s.size() || !(v >= 1) || v > 1099511627776.0 ||
+      v != std::floor(v))
+    return std::nullopt;
+  return static_cast<std::int64_t>(v);
+}
+
+void add_bench_options(CLI::App* cmd, bench_options& o) {
+  std::vector<std::string> op_choices = bench_op_names();
+  op_choices.push_back("all");
+  cmd->add_option("--ops", o.ops,
+                  "Ops, comma-separated, or all alone for every op (in a list, all is the op "
+                  "ak::all; default: reduce,mapreduce,map,accumulate,sort)")
+      ->delimiter(',')
+      ->check(CLI::IsMember(op_choices));
+  std::vector<std::string> dtype_choices;
+  for (dtype t : all_dtypes)
+    if (t != dtype::bool_) dtype_choices.emplace_back(name_of(t));
+  cmd->add_option("--dtypes", o.dtypes, "Element types, comma-separated (default: per op)")
+      ->delimiter(',')
+      ->check(CLI::IsMember(dtype_choices));
+  cmd->add_option("--n", o.n, "Sizes, comma-separated: 1e7,1e8 or 10000000 (default: 1e7)")
+      ->delimiter(',')
+      ->check(CLI::Validator(
+          [](std::string& s) {
+            return parse_bench_size(s) ? std::string() : "not a whole number from 1 to 2^40: " + s;
+          },
+          "SIZE"));
+  cmd->add_option("--json", o.json, "Also write the figures to FILE as JSON rows");
+}
+
+int exec_bench(int argc, char** argv) {
+  const program_path p = program_beside_ak("ak_bench", argc > 0 ? argv[0] : "");
+  if (!p.found) {
+    std::cerr << "ak: error: ak bench: the bench program '" << p.path.string()
+              << "' is not built. It compiles every peer library for every dtype (minutes on 2 "
+                 "cores), so the quick start leaves it out; build it with\n"
+                 "  cmake --build build --target ak_bench\n";
+    return 1;
+  }
+  // The arguments after `bench`, as they came.
+  int first = 1;
+  while (first < argc && std::strcmp(argv[first], "bench") != 0) ++first;
+  std::vector<std::string> args{p.path.string()};
+  for (int i = first + 1; i < argc; ++i) args.emplace_back(argv[i]);
+  std::vector<char*> cargs;
+  for (auto& a : args) cargs.push_back(a.data());
+  cargs.push_back(nullptr);
+  std::cout.flush();
+  ::execv(p.path.c_str(), cargs.data());
+  std::cerr << "ak: error: ak bench: cannot run '" << p.path.string()
+            << "': " << std::strerror(errno) << "\n";
+  return 1;
+}
+
+}  // namespace ak::tool
