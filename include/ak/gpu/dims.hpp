@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "ak/gpu/algorithms.hpp"
-#include "ak/gpu/dims_kernels.hpp"
+#include "ak/gpu/kernels/dims.hpp"
 
 namespace ak::gpu {
 

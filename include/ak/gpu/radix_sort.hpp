@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "ak/gpu/algorithms.hpp"
-#include "ak/gpu/radix_kernels.hpp"
+#include "ak/gpu/kernels/radix_sort.hpp"
 #include "ak/gpu/sort.hpp"
 
 namespace ak::gpu {

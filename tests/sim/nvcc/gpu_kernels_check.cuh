@@ -87,7 +87,7 @@ template void ak_nvcc_check::instantiate<akgk::foreach_kernel<akgk::copy_body<do
 template void ak_nvcc_check::instantiate<akgk::foreach_kernel<akgk::iota_body<std::int64_t>>>();
 
 // Radix sort.
-#include "ak/gpu/radix_kernels.hpp"
+#include "ak/gpu/kernels/radix_sort.hpp"
 template void ak_nvcc_check::instantiate<akgk::radix_count_kernel<float>>();
 template void ak_nvcc_check::instantiate<akgk::radix_histogram_kernel<std::int64_t>>();
 template void
@@ -100,7 +100,7 @@ template void
 ak_nvcc_check::instantiate<akgk::map_kernel<unsigned long long, std::int64_t, akgk::to_int64>>();
 
 // Reductions and scans along dimensions.
-#include "ak/gpu/dims_kernels.hpp"
+#include "ak/gpu/kernels/dims.hpp"
 template void
 ak_nvcc_check::instantiate<akgk::reduce_dims_group_kernel<double, ak_nvcc_check_gpu::plus>>();
 template void ak_nvcc_check::instantiate<

@@ -6,7 +6,10 @@
 
 #include <cstdint>
 
-#include "ak/gpu/kernels.hpp"
+#include "ak/gpu/group/reduce.hpp"
+#include "ak/gpu/group/scan.hpp"
+#include "ak/gpu/kernels/scan.hpp"
+#include "ak/kernel/kernel.hpp"
 
 namespace ak::gpu::kernels {
 

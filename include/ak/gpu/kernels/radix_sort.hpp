@@ -10,9 +10,14 @@
 
 #include <cstdint>
 
-#include "ak/gpu/kernels.hpp"
+#include "ak/core/operators.hpp"
+#include "ak/gpu/group/scan.hpp"
+#include "ak/kernel/kernel.hpp"
 
 namespace ak::gpu::kernels {
+
+using kernel::memory_order;
+using kernel::memory_scope;
 
 template <class K>
 AK_KERNEL_INLINE unsigned radix_digit(const K& k, int shift, unsigned mask) {
