@@ -1,6 +1,7 @@
 // Argument checks and errors shared by every algorithm (see detail/arguments.hpp).
 #include "ak/algorithms/detail/arguments.hpp"
 #include "ak/algorithms/detail/gpu_dispatch.hpp"
+#include "precompiled/gpu_entries.hpp"
 
 #include <string>
 
@@ -13,14 +14,16 @@ device algorithm_device(std::string_view function, std::string_view argument,
     return cpu;
   }
   device dev = device_of(memory);
-  // The backends with algorithms: cpu (native), sim and cuda (portable kernels; see
-  // ak/gpu/launch.hpp). Another plugin's devices hold data, not algorithms.
-  if (dev.backend() != "cpu" && dev.backend() != "sim" && dev.backend() != "cuda")
-    throw capability_error(
-        std::string(function) + ": argument '" + std::string(argument) + "' is on device '" +
-        dev.name() + "', and backend '" + dev.backend() +
-        "' has no algorithms in this version of ak (cpu, sim and cuda have); copy "
-        "the data to host memory first");
+  // The backends with algorithms: the built-in cpu (native algorithms), and every plugin that
+  // exports a table of precompiled GPU entries (sim and cuda: portable kernels compiled by the
+  // plugin). Another plugin's devices hold data, not algorithms.
+  if (dev.backend() != "cpu" && !has_gpu_entries(dev))
+    throw capability_error(std::string(function) + ": argument '" + std::string(argument) +
+                           "' is on device '" + dev.name() + "', and backend '" + dev.backend() +
+                           "' has no algorithms: its plugin exports no table of precompiled GPU "
+                           "entries (" AK_GPU_ENTRY_TABLE_SYMBOL
+                           ", as sim and cuda do); copy "
+                           "the data to host memory first");
   return dev;
 }
 

@@ -64,6 +64,9 @@ struct gpu_entry_table {
 // `memory`. A backend that exports none, or a table from another version of ak, is an
 // ak::backend_error.
 const gpu_entry_table& gpu_entries_for(const device& dev);
+// Whether the backend of `dev` exports a table (of this version of ak: a table from another
+// version is an ak::backend_error here too).
+bool has_gpu_entries(const device& dev);
 const gpu_entry_table& gpu_entries_for(const memory_space& memory);
 
 }  // namespace ak::detail
