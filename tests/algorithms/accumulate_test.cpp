@@ -55,7 +55,7 @@ buf<T> std_scan(const buf<T>& in, const Op& op, std::optional<T> init, bool incl
 }
 
 std::vector<pattern> patterns_for(i64 n, std::size_t k) {
-  if (n <= (on_sim() ? 257 : 4097)) return {all_patterns.begin(), all_patterns.end()};
+  if (n <= (on_gpu_style() ? 257 : 4097)) return {all_patterns.begin(), all_patterns.end()};
   if (n > 65537) return {pattern::random};
   return {pattern::random, all_patterns[1 + k % (all_patterns.size() - 1)]};
 }
@@ -63,6 +63,7 @@ std::vector<pattern> patterns_for(i64 n, std::size_t k) {
 template <class T>
 class Accumulate : public typed_test<T> {};
 TYPED_TEST_SUITE(Accumulate, numeric_types, dtype_names);
+AKT_TAG(cross_group_sync, "Accumulate/*");
 
 template <class T, class Op>
 void check_1d(const buf<T>& data, const Op& op, rng& r, values v) {
@@ -284,6 +285,7 @@ TYPED_TEST(Accumulate, InitOfAWiderType) {
 template <class T>
 class AccumulateFloat : public typed_test<T> {};
 TYPED_TEST_SUITE(AccumulateFloat, float_types, dtype_names);
+AKT_TAG(cross_group_sync, "AccumulateFloat/*");
 
 TYPED_TEST(AccumulateFloat, SameBitsForEveryThreadCount) {
   using T = TypeParam;
@@ -302,8 +304,8 @@ TYPED_TEST(AccumulateFloat, SameBitsForEveryThreadCount) {
         // On GPU-style devices the same bits hold for reduce-then-scan, whose order of
         // combination is fixed; decoupled look-back (auto's choice where the device allows)
         // combines predecessors' values in an order that depends on timing.
-        const ak::scan_tuning t{.algorithm = on_sim() ? ak::scan_algorithm::reduce_then_scan
-                                                      : ak::scan_algorithm::not_set};
+        const ak::scan_tuning t{.algorithm = on_gpu_style() ? ak::scan_algorithm::reduce_then_scan
+                                                            : ak::scan_algorithm::not_set};
         const ak::accumulate_options<T> o{
             .init = T(0.25), .inclusive = inclusive, .dim = static_cast<i64>(dim), .tuning = t};
         std::vector<ak::array<T>> results;

@@ -18,7 +18,7 @@ using ak::test::error_message;
 // be an argument error that asks for .neutral, raised before any work.
 template <class F>
 void custom_reduction(i64 n, F&& checked_call) {
-  if (!on_sim() || n == 0) return checked_call();
+  if (!on_gpu_style() || n == 0) return checked_call();
   const std::string msg = error_message<ak::argument_error>(checked_call);
   EXPECT_TRUE(contains(msg, "neutral")) << msg;
 }
@@ -26,7 +26,7 @@ void custom_reduction(i64 n, F&& checked_call) {
 // there, and start from the operator's neutral element).
 template <class F>
 void custom_scan(F&& checked_call) {
-  if (!on_sim()) return checked_call();
+  if (!on_gpu_style()) return checked_call();
   const std::string msg = error_message<ak::capability_error>(checked_call);
   EXPECT_TRUE(contains(msg, "neutral")) << msg;
 }
@@ -237,7 +237,7 @@ TEST(CustomTypes, NonCommutativeMatrixProductsKeepElementOrder) {
     custom_scan([&] {
       ak::accumulate_inplace(in_place.view(), matmul{}, {.tuning = {.cpu_grain = 5000}});
     });
-    EXPECT_TRUE(same_elements(in_place, on_sim() ? data : inc)) << "in place";
+    EXPECT_TRUE(same_elements(in_place, on_gpu_style() ? data : inc)) << "in place";
   }
 }
 
@@ -405,7 +405,7 @@ TEST(CustomTypes, SortStructByKeyWithCustomLt) {
       for (const ak::sort_alg& a : {ak::sort_alg{ak::auto_alg{}}, ak::sort_alg{ak::merge_sort{}},
                                     ak::sort_alg{ak::sample_sort{}}}) {
         // No sample sort on GPU-style devices (its capability error: Sort/*.SampleSort).
-        if (on_sim() && std::holds_alternative<ak::sample_sort>(a)) continue;
+        if (on_gpu_style() && std::holds_alternative<ak::sample_sort>(a)) continue;
         const bool stable = !std::holds_alternative<ak::sample_sort>(a);
         SCOPED_TRACE("n = " + std::to_string(n) + (rev ? ", rev" : "") + ", alg " +
                      std::to_string(a.index()));

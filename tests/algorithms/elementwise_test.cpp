@@ -48,7 +48,7 @@ void check_two_sources(const buf<T>& a, rng& r) {
 // have no barriers and run fast) the small sizes, one past the map grain and big_size.
 std::vector<i64> elementwise_sizes() {
   std::vector<i64> s = all_sizes();
-  if (on_sim()) s.push_back(32769);
+  if (on_gpu_style()) s.push_back(32769);
   return s;
 }
 
@@ -334,7 +334,7 @@ TYPED_TEST(Elementwise, ReverseEverySizeAndLayout) {
 // foreachindex calls f exactly once for every index, whatever the size and grain. (No data: it
 // runs on the cpu wherever the tests run.)
 TEST(Loops, ForeachindexVisitsEveryIndexOnce) {
-  if (on_sim())
+  if (on_gpu_style())
     GTEST_SKIP()
         << "foreachindex(n, f) takes no data and runs on the cpu: the cpu registration runs it";
   std::vector<i64> sizes{0, 1, 2, 3, 31, 32767, 32768, 32769, 65537, big_size};
@@ -387,7 +387,7 @@ struct count_visit {
 // every size, n-d shapes and views, and the call's tuning.
 TEST(Loops, ForeachindexOverDataVisitsEveryIndexOnce) {
   std::vector<i64> sizes = elementwise_sizes();
-  if (!on_sim()) sizes.insert(sizes.end(), {70001, big_size});
+  if (!on_gpu_style()) sizes.insert(sizes.end(), {70001, big_size});
   for (i64 n : sizes) {
     SCOPED_TRACE("n = " + std::to_string(n));
     const ak::array<float> data = to_array(buf<float>(n, 1.0f));
@@ -470,7 +470,7 @@ TEST(Loops, ExceptionsFromTheFunctionPropagate) {
       return x;
     };
     const buf<float> v(n, 1.0f);
-    if (!on_sim()) {
+    if (!on_gpu_style()) {
       EXPECT_THROW(ak::foreachindex(n, throw_at), boom);
       EXPECT_THROW(ak::foreachindex(v.view(), throw_at), boom);
       EXPECT_THROW((void)ak::map(throw_positive, v.view()), boom);

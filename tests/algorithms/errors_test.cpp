@@ -131,7 +131,7 @@ TEST(Errors, TempTooSmall) {
     for (const ak::sort_alg& a :
          {ak::sort_alg{ak::auto_alg{}}, ak::sort_alg{ak::radix_sort{}},
           ak::sort_alg{ak::merge_sort{}}, ak::sort_alg{ak::sample_sort{}}}) {
-      if (on_sim() && std::holds_alternative<ak::sample_sort>(a))
+      if (on_gpu_style() && std::holds_alternative<ak::sample_sort>(a))
         continue;  // none there: DeviceCapabilities
       const ak::sort_options<> o{.stable = !std::holds_alternative<ak::sample_sort>(a),
                                  .alg = a,
@@ -194,7 +194,7 @@ TEST(Errors, RadixSortWithCustomOrder) {
   buf<pair> pairs(10, pair{1, 2});
   const std::string struct_msg = error_message<ak::capability_error>(
       [&] { ak::sort_inplace(pairs.view(), ak::sort_options{.alg = ak::radix_sort{}}); });
-  EXPECT_TRUE(contains(struct_msg, on_sim() ? "numeric" : "not one")) << struct_msg;
+  EXPECT_TRUE(contains(struct_msg, on_gpu_style() ? "numeric" : "not one")) << struct_msg;
 }
 
 // Algorithm fields out of range name the algorithm value.
@@ -255,7 +255,7 @@ TEST(Errors, ExclusiveScanOfACustomOpWithoutInit) {
       [&] { (void)ak::accumulate(data.view(), add, {.inclusive = false}); }, data);
   // With init it works; an inclusive scan needs none. On GPU-style devices the scans start from
   // the operator's neutral element, which a custom op lacks: a capability error there.
-  if (on_sim()) {
+  if (on_gpu_style()) {
     const std::string gpu_msg = throws_and_leaves<ak::capability_error>(
         [&] { (void)ak::accumulate(data.view(), add, {.init = 0, .inclusive = false}); }, data);
     EXPECT_TRUE(contains(gpu_msg, "neutral")) << gpu_msg;
@@ -320,8 +320,9 @@ TEST(Errors, RanksAndLengths) {
 // reduce-then-scan there), float64 without the float64 capability (the element-wise algorithms
 // too), and sample sort (none on GPUs); arrays of one call on different devices are an argument
 // error that names both.
+AKT_TAG(cross_group_sync, "Errors.DeviceCapabilities");
 TEST(Errors, DeviceCapabilities) {
-  if (!on_sim()) GTEST_SKIP() << "GPU-style devices only (the sim registrations run it)";
+  if (!on_gpu_style()) GTEST_SKIP() << "GPU-style devices only (the sim registrations run it)";
   AKT_RANDOM(r);
   const ak::device& dev = target();
   buf<float> data = make_data<float>(3000, pattern::random, r, values::small);

@@ -85,6 +85,7 @@ template <class T>
 class ReduceDims : public typed_test<T> {};
 TYPED_TEST_SUITE(ReduceDims, numeric_types, dtype_names);
 
+AKT_TAG(cross_group_sync, "ReduceDims/*.EverySubsetOfEveryShapeAndLayout");
 TYPED_TEST(ReduceDims, EverySubsetOfEveryShapeAndLayout) {
   using T = TypeParam;
   AKT_RANDOM(r);
@@ -93,7 +94,7 @@ TYPED_TEST(ReduceDims, EverySubsetOfEveryShapeAndLayout) {
     for (const auto& e : shapes) {
       if (e.empty()) continue;
       // On sim each shape in one layout (chosen at random; every layout over all shapes).
-      if (on_sim() && all_layouts[r.index(all_layouts.size())] != l) continue;
+      if (on_gpu_style() && all_layouts[r.index(all_layouts.size())] != l) continue;
       const auto small = make_layout<T>(e, l, r, values::small);
       const auto full = make_layout<T>(e, l, r, values::full);
       const ak::view<const T> vs = small.view, vf = full.view;
@@ -214,7 +215,7 @@ TYPED_TEST(ReduceDims, LargerShapesReachEveryPath) {
         const auto want = reference<T>(v, mask, ak::identity{}, ak::plus{}, std::optional<T>{},
                                        std::optional<T>(T(0)), ws);
         EXPECT_TRUE(same_array(ak::sum(v, dims_of(d)), ws, want));
-        if (on_sim()) continue;  // cpu tunings only
+        if (on_gpu_style()) continue;  // cpu tunings only
         const ak::reduce_options<T> odd{.tuning = {.cpu_tasks = 3, .cpu_grain = 1000}};
         EXPECT_TRUE(same_array(ak::sum(v, dims_of(d), odd), ws, want))
             << "cpu_tasks 3, cpu_grain 1000";
@@ -224,6 +225,7 @@ TYPED_TEST(ReduceDims, LargerShapesReachEveryPath) {
 }
 
 // Random shapes up to rank 4 with permuted, sliced and reversed views of random parents.
+AKT_TAG(cross_group_sync, "ReduceDims/*.RandomShapesAndViews");
 TYPED_TEST(ReduceDims, RandomShapesAndViews) {
   using T = TypeParam;
   AKT_RANDOM(r);

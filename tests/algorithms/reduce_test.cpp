@@ -15,13 +15,14 @@ namespace {
 // The patterns a size is tested with: every pattern up to 8191 elements; past that random and
 // one more pattern that changes with the size.
 std::vector<pattern> patterns_for(i64 n, std::size_t k) {
-  if (n <= (on_sim() ? 257 : 8191)) return {all_patterns.begin(), all_patterns.end()};
+  if (n <= (on_gpu_style() ? 257 : 8191)) return {all_patterns.begin(), all_patterns.end()};
   if (n > 65537) return {pattern::random};
   return {pattern::random, all_patterns[1 + k % (all_patterns.size() - 1)]};
 }
 
 // ---- The operators themselves (the references below fold with them) --------------------------
 
+AKT_TAG(cpu_only, "Operators.*");
 TEST(Operators, MinMaxAndIslessFollowTheFloatOrder) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const double inf = std::numeric_limits<double>::infinity();
@@ -77,6 +78,7 @@ void check_reduce(const buf<T>& data, Op op, std::optional<T> init) {
   }
 }
 
+AKT_TAG(cross_group_sync, "ReduceWhole/*.SumEverySizeAndPattern");
 TYPED_TEST(ReduceWhole, SumEverySizeAndPattern) {
   using T = TypeParam;
   AKT_RANDOM(r);
@@ -477,6 +479,7 @@ TYPED_TEST(Predicates, SingleHitAtEveryBorder) {
 }
 
 // any and all stop early: a hit at the front leaves most elements unvisited.
+AKT_TAG(cpu_only, "Predicates.AnyAndAllStopEarly");
 TEST(Predicates, AnyAndAllStopEarly) {
   const i64 n = big_size;
   std::vector<std::int32_t> data(static_cast<std::size_t>(n), 0);

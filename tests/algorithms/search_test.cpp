@@ -43,11 +43,12 @@ template <class T>
 class Search : public typed_test<T> {};
 TYPED_TEST_SUITE(Search, all_types, dtype_names);
 
+AKT_TAG(cross_group_sync, "Search/*.EverySizeBothDirections");
 TYPED_TEST(Search, EverySizeBothDirections) {
   using T = TypeParam;
   AKT_RANDOM(r);
   std::vector<i64> sizes = small_sizes;
-  sizes.insert(sizes.end(), {16385, on_sim() ? big_size : 65537});
+  sizes.insert(sizes.end(), {16385, on_gpu_style() ? big_size : 65537});
   for (i64 n : sizes)
     for (bool rev : {false, true})
       for (pattern p : {pattern::random, pattern::few, pattern::special, pattern::equal}) {

@@ -109,7 +109,7 @@ ak::sort_options<> options(alg a, bool rev) {
 // Whether the device under test runs an algorithm value: sim (GPU-style) has no sample sort, and
 // its radix sort ranks digits of at most 8 bits and orders numbers themselves (no `by`).
 bool on_target(const ak::sort_alg& a, bool by = false) {
-  if (!on_sim()) return true;
+  if (!on_gpu_style()) return true;
   if (std::holds_alternative<ak::sample_sort>(a)) return false;
   if (const auto* r = std::get_if<ak::radix_sort>(&a))
     return !by && (r->radix_digit_bits == ak::unset || r->radix_digit_bits <= 8);
@@ -158,12 +158,14 @@ struct sort_case {
 };
 std::vector<sort_case> sort_cases(bool big, rng& r, bool few = false) {
   std::vector<sort_case> out;
-  if (on_sim() && few) {  // auto: that it resolves and sorts (radix and merge have every case)
+  if (on_gpu_style() &&
+      few) {  // auto: that it resolves and sorts (radix and merge have every case)
     for (i64 n : {0, 1, 31, 4097}) out.push_back({n, pattern::random, n % 2 == 1});
     return out;
   }
-  if (on_sim()) {  // tiny sizes in both directions, every pattern at two sizes (rev alternating),
-                   // one larger case
+  if (on_gpu_style()) {  // tiny sizes in both directions, every pattern at two sizes (rev
+                         // alternating),
+                         // one larger case
     for (i64 n : {0, 1, 2, 31})
       for (bool rev : {false, true}) out.push_back({n, pattern::random, rev});
     for (i64 n : {257, 4097})
@@ -297,6 +299,7 @@ TYPED_TEST_SUITE(Sort, all_types, dtype_names);
 TYPED_TEST(Sort, AutoAlg) {
   check_sort<TypeParam>(alg::auto_);
 }
+AKT_TAG(cross_group_sync, "Sort/*.RadixSort");
 TYPED_TEST(Sort, RadixSort) {
   check_sort<TypeParam>(alg::radix);
 }
@@ -316,6 +319,7 @@ TYPED_TEST(Sort, SortpermAutoAlg) {
 TYPED_TEST(Sort, SortpermRadixSort) {
   check_sortperm<TypeParam>(alg::radix);
 }
+AKT_TAG(cross_group_sync, "Sort/*.SortpermMergeSort");
 TYPED_TEST(Sort, SortpermMergeSort) {
   check_sortperm<TypeParam>(alg::merge);
 }
@@ -329,6 +333,7 @@ TYPED_TEST(Sort, SortpermSampleSortUnstable) {
 TYPED_TEST(Sort, SortByKeyAutoAlg) {
   check_sort_by_key<TypeParam>(alg::auto_);
 }
+AKT_TAG(cross_group_sync, "Sort/*.SortByKeyRadixSort");
 TYPED_TEST(Sort, SortByKeyRadixSort) {
   check_sort_by_key<TypeParam>(alg::radix);
 }
@@ -344,6 +349,7 @@ TYPED_TEST(Sort, SortByKeySampleSortUnstable) {
 
 // Stability seen directly: many equal keys, values in input order within each run of equal
 // keys, in both directions, for the stable algorithms.
+AKT_TAG(cross_group_sync, "Sort/*.EqualKeysKeepTheirOrder");
 TYPED_TEST(Sort, EqualKeysKeepTheirOrder) {
   using T = TypeParam;
   AKT_RANDOM(r);
@@ -565,6 +571,7 @@ TYPED_TEST(Sort, PerCallTuningsAndThreadCounts) {
 // The radix sort's own paths, reached at small sizes by telling it the caches are tiny: MSD steps
 // on one worker and on all of them, buckets grouped by counts (skewed keys), recursion into a
 // bucket that holds most keys, and in-cache passes of every width.
+AKT_TAG(cpu_only, "*RadixSortPathsWithTinyCaches");
 TYPED_TEST(Sort, RadixSortPathsWithTinyCaches) {
   using T = TypeParam;
   if constexpr (ak::has_ordered_key_v<T>) {
@@ -695,7 +702,7 @@ TYPED_TEST(SortCustomOrder, ByAndLt) {
 TYPED_TEST(SortCustomOrder, UnstableLambda) {
   using T = TypeParam;
   AKT_RANDOM(r);
-  if (on_sim())
+  if (on_gpu_style())
     GTEST_SKIP() << "the sample sort is the cpu's; on sim .stable = false takes merge "
                     "sort, which the other SortCustomOrder tests cover";
   const auto reversed_order = [](T a, T b) { return ak::isless{}(b, a); };
@@ -738,7 +745,7 @@ TYPED_TEST(SortCustomOrder, UnstableLambda) {
 TYPED_TEST(SortCustomOrder, NotAStrictWeakOrderKeepsTheElements) {
   using T = TypeParam;
   AKT_RANDOM(r);
-  if (on_sim())
+  if (on_gpu_style())
     GTEST_SKIP() << "the GPU merge sort places each element by its rank in the other run, and "
                     "ranks from such a comparator can collide (docs/algorithms.md says so)";
   const auto check = [&](const auto& lt, const char* lt_name) {

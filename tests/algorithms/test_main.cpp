@@ -1,14 +1,18 @@
 // main() of the algorithm tests: a clean tuning environment (no user overrides or caches), the
 // base seed of the randomised tests, from AK_TEST_SEED or chosen at random and printed, and the
 // device under test: AKT_DEVICE=sim:N (cpu by default; read by static initialisers, so it is an
-// environment variable, not a flag) with AK_SIM_SEED, the shuffle seed of sim.
+// environment variable, not a flag) with AK_SIM_SEED, the shuffle seed of sim, and the tests of
+// the run from the tags they carry (AKT_TAG, AKT_ONLY_TAG).
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <random>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "test_support.hpp"
 
@@ -49,6 +53,46 @@ const ak::device& target() {
   return dev;
 }
 
+namespace {
+std::vector<std::pair<tag, std::string>>& tagged() {
+  static std::vector<std::pair<tag, std::string>> t;
+  return t;
+}
+
+std::optional<tag> parse_tag(const std::string& name) {
+  if (name == "cpu_only") return tag::cpu_only;
+  if (name == "cross_group_sync") return tag::cross_group_sync;
+  return std::nullopt;
+}
+
+std::string patterns_of(tag t) {
+  std::string p;
+  for (const auto& [u, pattern] : tagged())
+    if (u == t) p += (p.empty() ? "" : ":") + pattern;
+  return p;
+}
+
+// The filter of this run from the tags (see AKT_TAG), unless --gtest_filter names one.
+void filter_by_tags() {
+  if (GTEST_FLAG_GET(filter) != "*") return;
+  std::string positive = "*";
+  if (const char* only = std::getenv("AKT_ONLY_TAG"); only != nullptr && *only != '\0') {
+    const std::optional<tag> t = parse_tag(only);
+    if (!t) {
+      std::fprintf(stderr, "AKT_ONLY_TAG: no such tag \"%s\" (cpu_only, cross_group_sync)\n", only);
+      std::exit(2);
+    }
+    positive = patterns_of(*t);
+  }
+  const std::string negative = on_gpu_style() ? patterns_of(tag::cpu_only) : "";
+  GTEST_FLAG_SET(filter, positive + (negative.empty() ? "" : "-" + negative));
+}
+}  // namespace
+
+tag_registration::tag_registration(tag t, const char* pattern) {
+  tagged().emplace_back(t, pattern);
+}
+
 }  // namespace akt
 
 int main(int argc, char** argv) {
@@ -59,10 +103,11 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i)
     listing |= std::string(argv[i]).rfind("--gtest_list_tests", 0) == 0;
   ::testing::InitGoogleTest(&argc, argv);
+  akt::filter_by_tags();
   // Not while ctest lists the tests: its parser reads every line.
   if (!listing) {
     std::printf("AK_TEST_SEED=%llu\n", static_cast<unsigned long long>(akt::base_seed()));
-    if (akt::on_sim()) {
+    if (akt::on_gpu_style()) {
       const char* seed = std::getenv("AK_SIM_SEED");
       std::printf("device under test: %s, AK_SIM_SEED=%s\n", akt::target().name().c_str(),
                   seed != nullptr ? seed : "0");

@@ -36,13 +36,22 @@ using i64 = std::int64_t;
 
 // ---- Types ------------------------------------------------------------------------------------
 
+#ifndef AK_TEST_ONE_TYPE_PER_SIZE
 using numeric_types =
     ::testing::Types<std::int8_t, std::int16_t, std::int32_t, std::int64_t, std::uint8_t,
                      std::uint16_t, std::uint32_t, std::uint64_t, float, double>;
-using float_types = ::testing::Types<float, double>;
 using all_types =
     ::testing::Types<bool, std::int8_t, std::int16_t, std::int32_t, std::int64_t, std::uint8_t,
                      std::uint16_t, std::uint32_t, std::uint64_t, float, double>;
+#else
+// The sanitizer build (tests/algorithms/CMakeLists.txt): one integer of each size, signed and
+// unsigned among them, and both floats.
+using numeric_types =
+    ::testing::Types<std::int8_t, std::uint16_t, std::int32_t, std::uint64_t, float, double>;
+using all_types =
+    ::testing::Types<bool, std::int8_t, std::uint16_t, std::int32_t, std::uint64_t, float, double>;
+#endif
+using float_types = ::testing::Types<float, double>;
 
 // Readable typed-test names: "int8", "float32", ...
 struct dtype_names {
@@ -118,20 +127,46 @@ class rng {
 
 // The name in AKT_DEVICE, read once (no backend is loaded for it: safe in static initialisers).
 const std::string& target_name();
-inline bool on_sim() {
+// Whether the device under test is a GPU-style device (a sim profile, or cuda:N when the bodies
+// run there), not the cpu.
+inline bool on_gpu_style() {
   return target_name() != "cpu";
 }
 // The device itself (loads the backend on first use).
 const ak::device& target();
-// Where arrays of the device under test live: host memory on cpu, the device's memory on sim.
+// Where arrays of the device under test live: host memory on cpu, the device's memory on a
+// GPU-style device.
 inline const ak::memory_space& target_memory() {
-  return on_sim() ? target().memory() : ak::host_memory();
+  return on_gpu_style() ? target().memory() : ak::host_memory();
 }
 
-// The size lists below are shorter on sim, where each work-item is a fiber; `pick` chooses.
+// Tags a test carries, declared at namespace scope beside its definition with the gtest pattern of
+// its name:
+//   AKT_TAG(cross_group_sync, "Sort/*.RadixSort");
+// main() (test_main.cpp) turns them into the run's test filter: with AKT_ONLY_TAG=<tag> in the
+// environment only the tests tagged so run (the second shuffle seed of each sim profile runs the
+// cross_group_sync ones); on a device other than the cpu, the cpu_only ones do not run.
+enum class tag {
+  cpu_only,          // tests that mean something on the cpu alone: its internals (thread caps,
+                     // early exit, cache paths) or host-only code (the operators)
+  cross_group_sync,  // kernels that synchronise across work-items and groups most (look-back,
+                     // radix and merge sorts, reductions along dims, searches)
+};
+struct tag_registration {
+  tag_registration(tag t, const char* pattern);
+};
+#define AKT_TAG_NAME2(line) akt_tag_##line
+#define AKT_TAG_NAME(line) AKT_TAG_NAME2(line)
+#define AKT_TAG(t, pattern)                                     \
+  static const ::akt::tag_registration AKT_TAG_NAME(__LINE__) { \
+    ::akt::tag::t, pattern                                      \
+  }
+
+// The size lists below are shorter on GPU-style devices (on sim each work-item is a fiber);
+// `pick` chooses.
 template <class T>
-T pick(T cpu, T sim) {
-  return on_sim() ? sim : cpu;
+T pick(T cpu, T gpu_style) {
+  return on_gpu_style() ? gpu_style : cpu;
 }
 
 // Whether T runs on the device under test (float64 needs the device's float64 capability: the
@@ -139,7 +174,7 @@ T pick(T cpu, T sim) {
 template <class T>
 bool type_on_target() {
   if constexpr (std::is_same_v<T, double>)
-    return !on_sim() || target().caps().float64;
+    return !on_gpu_style() || target().caps().float64;
   else
     return true;
 }
@@ -229,14 +264,14 @@ class buf {
   const T& operator[](i64 i) const { return p_[static_cast<std::size_t>(i)]; }
   // The buffer as a 1-d view on the device under test (see dview).
   dview<T> view() {
-    if (!on_sim()) return dview<T>(ak::view<T>(data(), ak::shape{n_}), data(), nullptr);
+    if (!on_gpu_style()) return dview<T>(ak::view<T>(data(), ak::shape{n_}), data(), nullptr);
     T* d = mirror();
     auto snap = std::make_shared<std::vector<unsigned char>>(bytes());
     if (n_ > 0) std::memcpy(snap->data(), static_cast<const void*>(data()), bytes());
     return dview<T>(ak::view<T>(d, ak::shape{n_}, target_memory()), data(), std::move(snap));
   }
   ak::view<const T> view() const {
-    if (!on_sim()) return ak::view<const T>(data(), ak::shape{n_});
+    if (!on_gpu_style()) return ak::view<const T>(data(), ak::shape{n_});
     return ak::view<const T>(mirror(), ak::shape{n_}, target_memory());
   }
   // A host view of the buffer, wherever the tests run.
@@ -625,13 +660,13 @@ inline const std::vector<i64> small_sizes{0,   1,   2,   3,    7,    31,   127,
 inline const std::vector<i64> grain_sizes{16383, 16384, 16385, 32767,  32768, 32769,
                                           65535, 65536, 65537, 131072, 131073};
 // On sim (each work-item a fiber): 10000 still spans many groups and tiles of every profile.
-inline const i64 big_size = on_sim() ? 10000 : 1000000;
+inline const i64 big_size = on_gpu_style() ? 10000 : 1000000;
 
 // On sim: the small sizes (many tiles already: a sim group holds 256 to 1024 work-items), one
 // grain size and big_size.
 inline std::vector<i64> all_sizes() {
   std::vector<i64> s = small_sizes;
-  if (on_sim()) {
+  if (on_gpu_style()) {
     s.insert(s.end(), {16385, big_size});
     return s;
   }

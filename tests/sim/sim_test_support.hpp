@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ak/backends/sim/launch.hpp"
+#include "ak/gpu/launch.hpp"
 #include "ak/kernel/kernel.hpp"
 #include "ak/runtime/device.hpp"
 
@@ -45,9 +46,11 @@ class sim_test : public testing::TestWithParam<sim_param> {
   int width() const { return static_cast<int>(dev_.info().sub_group_width); }
   bool apple() const { return !dev_.caps().device_scope_fence; }
 
+  // Through the portable launcher (ak/gpu/launch.hpp), as the library's algorithms launch: the
+  // bodies name no backend, only the device under test.
   template <class K>
   void run(ak::kernel::nd_range r, std::size_t local_bytes, const char* name, const K& k) {
-    ak::sim::launch(dev_, {r, local_bytes, name}, k);
+    ak::gpu::launch(dev_, {r, local_bytes, name}, k);
   }
 
  private:
