@@ -82,9 +82,9 @@ constexpr dtype_category category_of(dtype t) noexcept {
 
 // Canonical names: "bool", "int8".."int64", "uint8".."uint64", "float32", "float64".
 constexpr std::string_view name_of(dtype t) noexcept {
-  constexpr std::array<std::string_view, dtype_count> names{
-      "bool",   "int8",   "int16",  "int32",   "int64",  "uint8",
-      "uint16", "uint32", "uint64", "float32", "float64"};
+  constexpr std::array<std::string_view, dtype_count> names{"bool",   "int8",    "int16",  "int32",
+                                                            "int64",  "uint8",   "uint16", "uint32",
+                                                            "uint64", "float32", "float64"};
   return names[index_of(t)];
 }
 std::string_view name_of(dtype_category c) noexcept;
@@ -97,12 +97,12 @@ std::optional<dtype_category> parse_dtype_category(std::string_view name) noexce
 // numeric ones, AK_FOR_EACH_SORT_TYPE with bool too (what sorts and searches take). The
 // dtype mapping below and the precompiled entry points (ak/algorithms/precompiled.hpp) are
 // generated from it.
-#define AK_FOR_EACH_NUMERIC_TYPE(X)                                                           \
-  X(std::int8_t)                                                                              \
-  X(std::int16_t)                                                                             \
-  X(std::int32_t)                                                                             \
-  X(std::int64_t) X(std::uint8_t) X(std::uint16_t) X(std::uint32_t) X(std::uint64_t) X(float) \
-      X(double)
+#define AK_FOR_EACH_NUMERIC_TYPE(X) \
+  X(std::int8_t)                    \
+  X(std::int16_t)                   \
+  X(std::int32_t)                   \
+  X(std::int64_t)                   \
+  X(std::uint8_t) X(std::uint16_t) X(std::uint32_t) X(std::uint64_t) X(float) X(double)
 #define AK_FOR_EACH_SORT_TYPE(X) X(bool) AK_FOR_EACH_NUMERIC_TYPE(X)
 
 namespace detail {

@@ -131,9 +131,9 @@ using ordered_key_t = std::conditional_t<
 
 // The arithmetic types the order's keys are defined for.
 template <class T>
-inline constexpr bool has_ordered_key_v =
-    std::is_arithmetic_v<T> && (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 ||
-                                sizeof(T) == 8);
+inline constexpr bool has_ordered_key_v = std::is_arithmetic_v<T> &&
+                                          (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 ||
+                                           sizeof(T) == 8);
 
 template <class T>
 constexpr ordered_key_t<T> ordered_key(T x) noexcept {

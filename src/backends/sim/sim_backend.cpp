@@ -1,6 +1,7 @@
 // The sim backend plugin (libak_sim.so): devices sim:0 .. sim:3, one per profile (profiles.hpp),
 // whose memory is host memory, and the engine that runs portable kernels on them (engine.cpp,
-// reached through ak_sim_api_v1). Like every plugin, it needs ak's headers and not libak.
+// reached through ak_sim_api_v1). The backend needs ak's headers alone; the plugin's precompiled
+// entries (entries/) link libak, which is always loaded before a plugin.
 #include <cstring>
 #include <new>
 
