@@ -5,6 +5,7 @@
 #include "ak/core/dtype.hpp"
 #include "ak/core/error.hpp"
 #include "bench_cli.hpp"
+#include "cli_main.hpp"
 #include "commands.hpp"
 
 int main(int argc, char** argv) {
@@ -41,13 +42,7 @@ int main(int argc, char** argv) {
   auto* bench_cmd = app.add_subcommand("bench", ak::tool::bench_description);
   ak::tool::add_bench_options(bench_cmd, bench);
 
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() != 0) std::cerr << app.help();
-    return app.exit(e);
-  }
-  try {
+  return ak::tool::parse_and_run(app, argc, argv, [&] {
     if (*info_cmd) return ak::tool::run_info(info);
     if (*demo_cmd) return ak::tool::run_demo(demo);
     if (*first_cmd) {
@@ -55,12 +50,6 @@ int main(int argc, char** argv) {
       return ak::tool::run_first_ops(first);
     }
     if (*bench_cmd) return ak::tool::exec_bench(argc, argv);
-  } catch (const ak::error& e) {
-    std::cerr << "ak: error: " << e.what() << "\n";
-    return 1;
-  } catch (const std::exception& e) {
-    std::cerr << "ak: internal error: " << e.what() << "\n";
-    return 3;
-  }
-  return 2;
+    return 2;
+  });
 }
