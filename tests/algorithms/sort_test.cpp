@@ -425,6 +425,29 @@ TYPED_TEST(SortFloat, NanLastAndNegativeZeroFirst) {
       }
 }
 
+// long double has no ordered key of its size: the comparison sorts take ak's order from
+// ak::isless's comparisons, and radix sort is an error naming the alternatives.
+TEST(SortLongDouble, AksOrderWithoutAKey) {
+  using L = std::numeric_limits<long double>;
+  AKT_RANDOM(r);
+  std::vector<long double> all{-L::infinity(), -1.0L,         -0.0L,         0.0L,
+                               2.5L,           L::infinity(), L::quiet_NaN()};
+  std::vector<long double> shuffled = all;
+  std::shuffle(shuffled.begin(), shuffled.end(), r.engine());
+  for (alg a : {alg::auto_, alg::merge}) {
+    SCOPED_TRACE(name_of(a));
+    const buf<long double> data(shuffled.data(), static_cast<i64>(shuffled.size()));
+    const buf<long double> got = to_buf(ak::sort(data.view(), options(a, false)));
+    ASSERT_EQ(got.size(), static_cast<i64>(all.size()));
+    for (i64 i = 0; i + 1 < got.size(); ++i)
+      EXPECT_TRUE(same_value(got[i], all[static_cast<std::size_t>(i)])) << "position " << i;
+    EXPECT_TRUE(std::isnan(got[got.size() - 1]));
+    EXPECT_TRUE(std::signbit(got[2]) && !std::signbit(got[3]));
+  }
+  const buf<long double> data(shuffled.data(), static_cast<i64>(shuffled.size()));
+  EXPECT_THROW(ak::sort(data.view(), options(alg::radix, false)), ak::capability_error);
+}
+
 // ---- Views, temps, tunings --------------------------------------------------------------------
 
 // sort_inplace through a strided or reversed view sorts the view's elements and nothing else;

@@ -172,13 +172,22 @@ constexpr T from_ordered_key(ordered_key_t<T> u) noexcept {
 }
 
 // The default `lt` of sorts and searches, AK's `isless`: a < b in the order above (two floats of
-// different types in their common type); other types use operator<.
+// different types in their common type); other types use operator<. A floating-point type with no
+// key of its size (long double) takes the same order from comparisons.
 struct isless {
   template <class A, class B>
   constexpr bool operator()(const A& a, const B& b) const {
     if constexpr (std::is_floating_point_v<A> && std::is_floating_point_v<B>) {
       using C = std::common_type_t<A, B>;
-      return ordered_key(static_cast<C>(a)) < ordered_key(static_cast<C>(b));
+      const C x = static_cast<C>(a), y = static_cast<C>(b);
+      if constexpr (has_ordered_key_v<C>) {
+        return ordered_key(x) < ordered_key(y);
+      } else {
+        if (y != y) return x == x;  // anything but NaN is less than NaN
+        if (x != x) return false;
+        if (x == y) return std::signbit(x) && !std::signbit(y);
+        return x < y;
+      }
     } else if constexpr (std::is_same_v<A, B> && has_ordered_key_v<A>) {
       return ordered_key(a) < ordered_key(b);
     } else {

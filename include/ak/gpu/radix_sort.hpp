@@ -29,7 +29,7 @@ inline bool can_onesweep(const ak::device& dev) {
 template <class K, class V>
 void radix_sort_run(const ak::device& dev, K* keys, V* values, std::int64_t n, const sort_tuning& t,
                     const char* fn) {
-  static_assert(std::is_arithmetic_v<K>, "radix sort orders numeric keys");
+  static_assert(has_ordered_key_v<K>, "radix sort orders numeric keys (1, 2, 4 or 8 bytes)");
   const int digit_bits = static_cast<int>(t.radix_digit_bits);
   if (digit_bits > 8)
     throw ak::capability_error(std::string(fn) + ": radix_digit_bits " +
@@ -135,10 +135,12 @@ void radix_sort_by_key(const ak::device& dev, K* keys, V* values, std::int64_t n
 template <class K>
 void sort(const ak::device& dev, K* keys, std::int64_t n, const sort_alg& alg = auto_alg{}) {
   detail::check_call(dev, n, "ak::gpu::sort");
-  const resolved_sort r = ak::resolve(alg, dev, tuning_dtype<K>(), {});
-  if (r.algorithm == sort_algorithm::radix)
-    radix_sort(dev, keys, n, r.tuning);
-  else if (r.algorithm == sort_algorithm::merge)
+  // Keys with no ordered key (long double) sort as a custom order does: by merge sort.
+  const resolved_sort r =
+      ak::resolve(alg, dev, tuning_dtype<K>(), {.custom_order = !has_ordered_key_v<K>});
+  if constexpr (has_ordered_key_v<K>)
+    if (r.algorithm == sort_algorithm::radix) return radix_sort(dev, keys, n, r.tuning);
+  if (r.algorithm == sort_algorithm::merge)
     merge_sort(dev, keys, n, ak::isless{}, r.tuning);
   else
     throw ak::capability_error("ak::gpu::sort: sample_sort has no GPU implementation on " +

@@ -66,19 +66,19 @@ struct descending {
 };
 }  // namespace ak_nvcc_check_gpu
 template void ak_nvcc_check::instantiate<
-    akgk::foreach_kernel<akgk::sort_runs_body<double, std::int64_t, akgk::isless>>>();
+    akgk::foreach_kernel<akgk::sort_runs_body<double, std::int64_t, ak::isless>>>();
 template void ak_nvcc_check::instantiate<akgk::foreach_kernel<
     akgk::sort_runs_body<int, unsigned char, ak_nvcc_check_gpu::descending>>>();
 template void
-ak_nvcc_check::instantiate<akgk::merge_pass_kernel<double, std::int64_t, akgk::isless>>();
+ak_nvcc_check::instantiate<akgk::merge_pass_kernel<double, std::int64_t, ak::isless>>();
 template void
-ak_nvcc_check::instantiate<akgk::merge_pass_kernel<float, unsigned char, akgk::isless>>();
+ak_nvcc_check::instantiate<akgk::merge_pass_kernel<float, unsigned char, ak::isless>>();
 template void ak_nvcc_check::instantiate<
     akgk::merge_pass_kernel<int, unsigned char, ak_nvcc_check_gpu::descending>>();
 template void
-ak_nvcc_check::instantiate<akgk::foreach_kernel<akgk::search_body<double, akgk::isless>>>();
+ak_nvcc_check::instantiate<akgk::foreach_kernel<akgk::search_body<double, ak::isless>>>();
 template void
-ak_nvcc_check::instantiate<akgk::foreach_kernel<akgk::search_body<std::int8_t, akgk::isless>>>();
+ak_nvcc_check::instantiate<akgk::foreach_kernel<akgk::search_body<std::int8_t, ak::isless>>>();
 template void ak_nvcc_check::instantiate<akgk::foreach_kernel<akgk::reverse_body<float>>>();
 template void ak_nvcc_check::instantiate<akgk::foreach_kernel<akgk::reverse_copy_body<float>>>();
 template void

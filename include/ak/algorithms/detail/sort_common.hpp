@@ -20,10 +20,10 @@ template <class T, class By, class Lt>
 inline constexpr bool radix_order_v =
     std::is_same_v<Lt, isless>&& has_ordered_key_v<sort_key_t<T, By>>;
 
-// The GPU radix sort orders the elements themselves: numeric, in ak's order.
+// The GPU radix sort orders the elements themselves: numbers with an ordered key (ak's order).
 template <class T, class By, class Lt>
 inline constexpr bool gpu_radix_order_v =
-    std::is_same_v<By, identity>&& std::is_same_v<Lt, isless>&& std::is_arithmetic_v<T>;
+    std::is_same_v<By, identity>&& std::is_same_v<Lt, isless>&& has_ordered_key_v<T>;
 
 // Bytes of scratch memory (sort_options::temp) a sort of n elements of T uses: one aligned copy.
 template <class T>
