@@ -425,6 +425,30 @@ int run_bench(const bench_options& o) {
   for (const auto& d : o.dtypes) dtypes.push_back(*parse_dtype(d));
   std::vector<std::int64_t> sizes;
   for (const auto& s : o.n) sizes.push_back(*parse_bench_size(s));
+  // Each op's dtypes, checked against what this build's bench is compiled for (AK_BENCH_DTYPES)
+  // before anything runs or is written.
+  std::map<const op_spec*, std::vector<dtype>> op_dtypes;
+  for (const op_spec* spec : chosen) {
+    std::vector<dtype>& ts = op_dtypes[spec];
+    if (!dtypes.empty()) {
+      ts = dtypes;
+      for (dtype t : ts)
+        if (!bench_built_for(t)) {
+          std::cerr << "ak bench: this build's bench is compiled for " << bench_dtypes_built()
+                    << " alone (AK_BENCH_DTYPES), not " << name_of(t)
+                    << "; configure with -DAK_BENCH_DTYPES= for every dtype\n";
+          return 1;
+        }
+    } else {
+      for (dtype t : spec->default_dtypes)
+        if (bench_built_for(t)) ts.push_back(t);
+      if (ts.empty()) {
+        std::cerr << "ak bench: none of " << spec->name << "'s default dtypes is in this build's "
+                  << "bench (AK_BENCH_DTYPES=" << bench_dtypes_built() << "); pass --dtypes\n";
+        return 1;
+      }
+    }
+  }
 
   std::ofstream json_out;
   if (!o.json.empty()) {
@@ -459,7 +483,7 @@ int run_bench(const bench_options& o) {
   std::map<std::pair<std::int64_t, dtype>, std::vector<bandwidth>> seen;
   std::vector<std::string> mismatches;
   for (const op_spec* spec : chosen) {
-    for (dtype t : dtypes.empty() ? spec->default_dtypes : dtypes) {
+    for (dtype t : op_dtypes[spec]) {
       for (std::int64_t n : sizes.empty() ? std::vector<std::int64_t>{spec->default_n} : sizes) {
         case_result r;
         {

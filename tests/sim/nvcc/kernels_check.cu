@@ -1,8 +1,7 @@
 // Compiles kernels written in ak's kernel language as CUDA device code with the cuda backend's
 // context (compile only; CI runs `nvcc -std=c++20 -arch=sm_90 --expt-relaxed-constexpr -c` on this
-// file when nvcc is
-// present). Kernels that exercise every primitive of the language, and the library's GPU kernels
-// as they come (include/ak/gpu).
+// file when nvcc is present). Kernels that exercise every primitive of the language, and the
+// library's GPU kernels as they come (include/ak/gpu).
 #include "ak/backends/cuda/launch.cuh"
 
 namespace ak_nvcc_check {
