@@ -81,25 +81,33 @@ array<R> mapreduce_along_front(view<const T> v, const F& f, const Op& op, const 
   return out;
 }
 
+// How many elements of v satisfy pred, on dev (the device v is on): the one count behind count,
+// and behind any and all on GPU-style devices.
+template <class T, class Pred>
+std::int64_t count_on(const device& dev, view<const T> v, const Pred& pred, const char* function) {
+  if (on_gpu(dev)) check_gpu_types<T, std::int64_t>(function, dev);
+  const reduce_tuning t = tuning(reduce_hook{}, dev, tuning_dtype<T>());
+  if constexpr (std::is_same_v<Pred, truthy> && precompiled_sort_type_v<T>)
+    return count_entry(dev, t, v);
+  else if (on_gpu(dev))
+    return gpu_count(dev, t, v, pred);
+  else
+    return cpu_mapreduce_all(t, v, count_if_true<Pred>{pred}, plus{},
+                             reduce_options<std::int64_t>{});
+}
+
 // Whether pred holds for some element (Want = true) or fails for some (Want = false): on the cpu
 // a search that stops at the first that decides, on a GPU-style device a count.
 template <bool Want, class T, class Pred>
 bool find_any_front(view<const T> v, const Pred& pred, const loop_options& o,
                     const char* function) {
   const device dev = algorithm_device(function, "src", v.memory());
-  constexpr bool precompiled = std::is_same_v<Pred, truthy> && precompiled_sort_type_v<T>;
   if (on_gpu(dev)) {
-    check_gpu_types<T, std::int64_t>(function, dev);
-    const reduce_tuning t = tuning(reduce_hook{}, dev, tuning_dtype<T>());
-    std::int64_t n = 0;
-    if constexpr (precompiled)
-      n = count_entry(dev, t, v);
-    else
-      n = gpu_count(dev, t, v, pred);
+    const std::int64_t n = count_on(dev, v, pred, function);
     return Want ? n > 0 : n < v.size();
   }
   const map_tuning t = tuning(map_hook{}, dev, tuning_dtype<T>(), o.tuning);
-  if constexpr (precompiled)
+  if constexpr (std::is_same_v<Pred, truthy> && precompiled_sort_type_v<T>)
     return find_any_entry(t, v, Want);
   else
     return cpu_find_any<Want>(t, v, pred);
@@ -176,16 +184,9 @@ array<Init> maximum(const Src& src, const dims& along, const reduce_options<Init
 // How many elements satisfy pred (count(src): how many are true / nonzero).
 template <class Src, class Pred = detail::truthy>
 std::int64_t count(const Src& src, Pred pred = {}) {
-  using T = detail::element_t<const Src>;
-  if constexpr (std::is_same_v<Pred, detail::truthy> && detail::precompiled_sort_type_v<T>) {
-    const view<const T> v = detail::as_const_view(src);
-    const device dev = detail::algorithm_device("ak::count", "src", v.memory());
-    if (detail::on_gpu(dev)) detail::check_gpu_types<T, std::int64_t>("ak::count", dev);
-    return detail::count_entry(dev, tuning(reduce_hook{}, dev, tuning_dtype<T>()), v);
-  } else {
-    return detail::mapreduce_front(detail::as_const_view(src), detail::count_if_true<Pred>{pred},
-                                   plus{}, reduce_options<std::int64_t>{}, "ak::count");
-  }
+  const auto v = detail::as_const_view(src);
+  return detail::count_on(detail::algorithm_device("ak::count", "src", v.memory()), v, pred,
+                          "ak::count");
 }
 
 // Whether pred holds for any element; stops early once one is found.

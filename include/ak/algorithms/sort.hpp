@@ -53,7 +53,7 @@ template <class T, class By, class Lt>
 inline constexpr bool precompiled_sort_v =
     precompiled_sort_type_v<T>&& std::is_same_v<By, identity>&& std::is_same_v<Lt, isless>;
 
-// The device of a 1-d array to sort (or to search in), checked.
+// The device of a 1-d array to sort, checked.
 template <class T>
 device sort_device(const view<T>& v, const char* function) {
   const device dev = algorithm_device(function, "v", v.memory());
