@@ -224,6 +224,12 @@ std::string item_name(const item& it) {
          triple(it.view.group_id, it.view.rank);
 }
 
+// Whether two call sites name the same file: the same literal in one translation unit is one
+// pointer (the common case, checked first: every lane of every sub-group call compares).
+bool same_file(const char* a, const char* b) {
+  return a == b || std::strcmp(a, b) == 0;
+}
+
 std::string at(const char* file, std::int32_t line) {
   return std::string(file ? file : "?") + ":" + std::to_string(line);
 }
@@ -444,7 +450,7 @@ void run_group(worker& w, std::int64_t linear) {
         const item& first = w.items[0];
         for (int i = 1; i < n; ++i) {
           const item& it = w.items[static_cast<std::size_t>(i)];
-          if (it.line != first.line || std::strcmp(it.file, first.file) != 0) {
+          if (it.line != first.line || !same_file(it.file, first.file)) {
             fail_group(g, "barrier divergence: " + item_name(first) + " waits at the barrier at " +
                               at(first.file, first.line) + ", " + item_name(it) + " at " +
                               at(it.file, it.line));
@@ -616,8 +622,7 @@ const void* sub_group_exchange(ak_sim_item_v1* v, const void* value, std::uint32
     sg.line = line;
     sg.first_lane = v->sub_group_lane;
     sg.buffer[sg.parity].resize(static_cast<std::size_t>(width) * bytes);
-  } else if (sg.op != op || sg.bytes != bytes || sg.line != line ||
-             std::strcmp(sg.file, file) != 0) {
+  } else if (sg.op != op || sg.bytes != bytes || sg.line != line || !same_file(sg.file, file)) {
     fail_group(g, "sub-group divergence: lane " + std::to_string(sg.first_lane) + " of " +
                       item_name(it).substr(item_name(it).find("group")) + "'s sub-group " +
                       std::to_string(v->sub_group_id) + " is in " + op_name(sg.op) + " at " +
