@@ -2,6 +2,7 @@
 // Anything the runtime does not know (hook, field, dtype), a value of the wrong type or out of
 // range, and malformed JSON is an error that names the file and the key: never ignored.
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "ak/core/error.hpp"
 #include "registry.hpp"
@@ -87,8 +88,9 @@ void parse_hooks(const json& hooks, const std::string& origin, std::vector<std::
       e.values.assign(hook->fields.size(), unset);
       for (const auto& [field_name, value] : fields.items()) {
         keys.push_back(field_name);
-        auto f = std::find_if(hook->fields.begin(), hook->fields.end(),
-                              [&](const field_schema& s) { return s.name == field_name; });
+        auto f =
+            std::find_if(hook->fields.begin(), hook->fields.end(),
+                         [&name = keys.back()](const field_schema& s) { return s.name == name; });
         if (f == hook->fields.end()) {
           std::string known;
           for (const auto& s : hook->fields)
@@ -108,10 +110,58 @@ void parse_hooks(const json& hooks, const std::string& origin, std::vector<std::
   }
 }
 
+// Tuning documents nest four objects deep (device, hook, dtype, field); anything much deeper is
+// not one, and refusing it keeps hostile input from exhausting the stack of code that recurses
+// over a parsed document (printing, destruction).
+constexpr int max_json_depth = 32;
+
+// The document, or a tuning_error naming `origin` and the key where the text stops being a
+// tuning document: malformed JSON, nesting past max_json_depth, a key given twice in one object
+// (JSON leaves open which value counts), a number no double holds.
 json parse_json(std::string_view text, const std::string& origin) {
+  std::vector<std::string> keys;            // keys[d]: the key being read at depth d + 1
+  std::vector<std::set<std::string>> seen;  // seen[d]: the keys of the object at depth d
+  auto where = [&] {
+    std::vector<std::string> named;  // array levels have no key
+    for (const auto& k : keys)
+      if (!k.empty()) named.push_back(k);
+    return named.empty() ? std::string("the top level") : "key \"" + key_path(named) + "\"";
+  };
+  const json::parser_callback_t track = [&](int depth, json::parse_event_t event, json& parsed) {
+    const auto d = static_cast<std::size_t>(depth);
+    switch (event) {
+      case json::parse_event_t::object_start:
+      case json::parse_event_t::array_start:
+        if (depth >= max_json_depth)
+          throw tuning_error(origin + ": " + where() + ": nested deeper than " +
+                             std::to_string(max_json_depth) +
+                             " levels (a tuning document has 4: device, hook, dtype, field)");
+        keys.resize(d);
+        seen.resize(d + 1);
+        seen[d].clear();
+        break;
+      case json::parse_event_t::key: {
+        keys.resize(d);
+        keys[d - 1] = parsed.get<std::string>();
+        if (!seen[d - 1].insert(keys[d - 1]).second)
+          throw tuning_error(origin + ": " + where() +
+                             " appears twice in one object (JSON does not say which value "
+                             "counts); give it once");
+        break;
+      }
+      default:
+        break;
+    }
+    return true;
+  };
   try {
-    return json::parse(text.begin(), text.end());
+    return json::parse(text.begin(), text.end(), track);
   } catch (const json::parse_error& e) {
+    throw tuning_error(origin + ": malformed JSON: " + e.what());
+  } catch (const json::out_of_range& e) {
+    // The lexer's number overflow (406): a number that no double holds, such as 1e400.
+    throw tuning_error(origin + ": " + where() + ": a number out of range (" + e.what() + ")");
+  } catch (const json::exception& e) {
     throw tuning_error(origin + ": malformed JSON: " + e.what());
   }
 }

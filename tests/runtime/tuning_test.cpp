@@ -185,6 +185,11 @@ struct bad_file_case {
 
 class BadOverrideFile : public ::testing::TestWithParam<bad_file_case> {};
 
+// Nested far past any tuning document (a recursive reader would run out of stack).
+const std::string deep_in_object =
+    R"({"cpu": )" + std::string(100000, '[') + std::string(100000, ']') + "}";
+const std::string deep_at_top = std::string(100000, '[') + std::string(100000, ']');
+
 TEST_P(BadOverrideFile, IsAnErrorNamingFileAndKey) {
   const auto& c = GetParam();
   temp_file f(std::string(c.name) + ".json", c.text);
@@ -231,8 +236,16 @@ INSTANTIATE_TEST_SUITE_P(
                       "*/scan/*/algorithm", "reduce_then_scan"},
         bad_file_case{"enum_as_number", R"({"*": {"sort": {"*": {"algorithm": 1}}}})",
                       "*/sort/*/algorithm", "radix"},
-        bad_file_case{"fields_not_object", R"({"*": {"sort": {"*": 5}}})", "*/sort/*",
-                      "an object"}),
+        bad_file_case{"fields_not_object", R"({"*": {"sort": {"*": 5}}})", "*/sort/*", "an object"},
+        bad_file_case{"deep_nesting", deep_in_object.c_str(), "cpu", "nested deeper than 32"},
+        bad_file_case{"deep_nesting_at_top", deep_at_top.c_str(), "", "nested deeper than 32"},
+        bad_file_case{"number_overflow", R"({"cpu": {"reduce": {"*": {"cpu_grain": 1e400}}}})",
+                      "cpu/reduce/*/cpu_grain", "out of range"},
+        bad_file_case{"duplicate_field",
+                      R"({"cpu": {"reduce": {"*": {"cpu_grain": 64, "cpu_grain": 128}}}})",
+                      "cpu/reduce/*/cpu_grain", "appears twice"},
+        bad_file_case{"duplicate_device", R"({"cpu": {}, "*": {}, "cpu": {}})", "cpu",
+                      "appears twice"}),
     [](const auto& p) { return std::string(p.param.name); });
 
 TEST(Tuning, MissingOverrideFileIsAnError) {

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -84,6 +85,26 @@ TEST(AkCli, BadOverrideIsAnErrorNamingTheKey) {
   auto r = run_ak("info", clean + " AK_TUNING='{\"cpu\": {\"map\": {\"*\": {\"grain\": 1}}}}'");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.output.find("key \"cpu/map/*/grain\""), std::string::npos) << r.output;
+}
+
+// `ak info` checks everything before it prints: a bad override leaves no half-printed table.
+TEST(AkCli, BadOverridePrintsTheErrorAlone) {
+  auto r = run_ak("info", clean + " AK_TUNING='{\"cpu\": {\"map\": {\"*\": {\"grain\": 1}}}}'");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.output.rfind("ak: error: ", 0), 0u) << r.output;
+  EXPECT_EQ(r.output.find("backends loaded"), std::string::npos) << r.output;
+}
+
+// A hostile tuning file through `ak info`: an error naming the file, not a crash.
+TEST(AkCli, DeeplyNestedTuningFileIsAnError) {
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("ak-cli-deep-" + std::to_string(::getpid()) + ".json");
+  std::ofstream(path) << std::string(100000, '[') << std::string(100000, ']');
+  auto r = run_ak("info", clean + " AK_TUNING='" + path.string() + "'");
+  std::filesystem::remove(path);
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find(path.string()), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("nested deeper than"), std::string::npos) << r.output;
 }
 
 TEST(AkCli, AbsentBackendIsAnErrorSayingWhy) {

@@ -2,6 +2,7 @@
 #include <iomanip>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "ak/ak.hpp"
 #include "commands.hpp"
@@ -67,30 +68,30 @@ std::string bytes_text(std::int64_t b) {
   return s.str();
 }
 
-void print_device(const device& d) {
+void print_device(std::ostream& out, const device& d) {
   const device_info& i = d.info();
-  std::cout << "device " << i.name << " (" << name_of(i.kind) << ", class " << i.device_class
-            << "): " << i.description << "\n";
-  std::cout << "  compute units " << i.compute_units << ", memory " << bytes_text(i.memory_bytes)
-            << ", caches L1 " << bytes_text(i.l1_cache_bytes) << " L2 "
-            << bytes_text(i.l2_cache_bytes) << " L3 " << bytes_text(i.l3_cache_bytes) << "\n";
+  out << "device " << i.name << " (" << name_of(i.kind) << ", class " << i.device_class
+      << "): " << i.description << "\n";
+  out << "  compute units " << i.compute_units << ", memory " << bytes_text(i.memory_bytes)
+      << ", caches L1 " << bytes_text(i.l1_cache_bytes) << " L2 " << bytes_text(i.l2_cache_bytes)
+      << " L3 " << bytes_text(i.l3_cache_bytes) << "\n";
   if (i.kind != device_kind::cpu)
-    std::cout << "  sub-group width " << i.sub_group_width << ", local memory "
-              << bytes_text(i.local_memory_bytes) << ", groups up to " << i.max_group_size << "\n";
-  std::cout << "  capabilities:";
+    out << "  sub-group width " << i.sub_group_width << ", local memory "
+        << bytes_text(i.local_memory_bytes) << ", groups up to " << i.max_group_size << "\n";
+  out << "  capabilities:";
   const json caps = capabilities_json(i.caps);
   for (const auto& [k, v] : caps.items())
-    if (v.get<bool>()) std::cout << " " << k;
-  std::cout << "\n  autotune cache: " << tuning_cache_path(d) << "\n";
-  std::cout << "  tunings (value [source]; sources: call > scoped > user > cache > backend > "
-               "generic):\n";
+    if (v.get<bool>()) out << " " << k;
+  out << "\n  autotune cache: " << tuning_cache_path(d) << "\n";
+  out << "  tunings (value [source]; sources: call > scoped > user > cache > backend > "
+         "generic):\n";
   for (const auto& hook : tuning_hooks()) {
-    std::cout << "    " << hook.name << " (" << hook.type_name << ")\n";
+    out << "    " << hook.name << " (" << hook.type_name << ")\n";
     for (dtype t : all_dtypes) {
-      std::cout << "      " << std::left << std::setw(8) << name_of(t) << std::right;
+      out << "      " << std::left << std::setw(8) << name_of(t) << std::right;
       for (const auto& f : explain_tuning(hook.name, d, t))
-        std::cout << " " << f.field << "=" << f.text << " [" << name_of(f.origin.source) << "]";
-      std::cout << "\n";
+        out << " " << f.field << "=" << f.text << " [" << name_of(f.origin.source) << "]";
+      out << "\n";
     }
   }
   // Details of every non-generic source once, so the table stays readable.
@@ -102,8 +103,8 @@ void print_device(const device& d) {
             std::find(details.begin(), details.end(), f.origin.detail) == details.end())
           details.push_back(f.origin.detail);
   if (!details.empty()) {
-    std::cout << "  sources in use:\n";
-    for (const auto& s : details) std::cout << "    " << s << "\n";
+    out << "  sources in use:\n";
+    for (const auto& s : details) out << "    " << s << "\n";
   }
 }
 
@@ -144,16 +145,20 @@ int run_info(const info_options& o) {
     return 0;
   }
 
-  std::cout << "ak " << version_string() << ", cpu worker threads " << cpu::num_threads() << "\n";
-  std::cout << "backends loaded:\n";
+  // The whole text first: a tuning error found on the way (a bad AK_TUNING is read at the first
+  // lookup) leaves nothing half-printed.
+  std::ostringstream out;
+  out << "ak " << version_string() << ", cpu worker threads " << cpu::num_threads() << "\n";
+  out << "backends loaded:\n";
   for (const auto& b : loaded_backends())
-    std::cout << "  " << b.name << " (" << b.origin << ", ABI " << b.abi_version << ", "
-              << b.devices.size() << " device(s))\n";
+    out << "  " << b.name << " (" << b.origin << ", ABI " << b.abi_version << ", "
+        << b.devices.size() << " device(s))\n";
   auto found = discoverable_backends();
-  std::cout << "backend plugins found:" << (found.empty() ? " none" : "") << "\n";
-  for (const auto& [name, path] : found) std::cout << "  " << name << ": " << path << "\n";
-  for (const auto& e : load_errors) std::cout << "  not loaded: " << e << "\n";
-  for (const auto& d : devs) print_device(d);
+  out << "backend plugins found:" << (found.empty() ? " none" : "") << "\n";
+  for (const auto& [name, path] : found) out << "  " << name << ": " << path << "\n";
+  for (const auto& e : load_errors) out << "  not loaded: " << e << "\n";
+  for (const auto& d : devs) print_device(out, d);
+  std::cout << out.str();
   return 0;
 }
 
