@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The fuzz targets (tests/fuzz, libFuzzer): builds them with clang in build-fuzz/ and runs each for
+# SECONDS (default 60), starting from its committed seed corpus (tests/fuzz/corpus/<target>).
+# Inputs that reach new code are kept in build-fuzz/corpus/<target> (copy the useful ones into
+# the committed corpus); a crash stops the run, leaves its input in build-fuzz/crashes/ and
+# fails. Each crash found gets a regression case (for the tuning parser: BadOverrideFile in
+# tests/runtime/tuning_test.cpp).
+#
+#   scripts/fuzz.sh [SECONDS]     e.g. scripts/fuzz.sh 3600 for an hour per target
+#
+# Needs clang and its libFuzzer runtime (Debian: clang-14 libclang-rt-14-dev).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+seconds=${1:-60}
+if ! [[ $seconds =~ ^[0-9]+$ ]] || ((seconds < 1)); then
+  echo "usage: scripts/fuzz.sh [SECONDS]  (a whole number of seconds per target, at least 1)" >&2
+  exit 2
+fi
+cxx=$(command -v clang++ || command -v clang++-14 || true)
+if [[ -z $cxx ]]; then
+  echo "scripts/fuzz.sh: clang++ not found; install it: apt-get install clang-14 libclang-rt-14-dev" >&2
+  exit 1
+fi
+out=build-fuzz
+cmake -S tests/fuzz -B "$out" -G Ninja -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_COMPILER="$cxx" >/dev/null
+cmake --build "$out" -j "$(nproc)"
+mkdir -p "$out/crashes"
+for target in tuning_parser; do
+  corpus=$out/corpus/$target
+  mkdir -p "$corpus"
+  echo "== ak_fuzz_$target for ${seconds} s (seed corpus tests/fuzz/corpus/$target)"
+  rm -f "$out/crashes/$target-"*
+  # -max_len: tuning files are small, and long inputs only slow each run down; -timeout: a
+  # single input that takes seconds is a finding too (the parser is linear). Shown: libFuzzer's
+  # periodic pulse and final lines, and any report; the whole log is build-fuzz/<target>.log.
+  set +e
+  "$out/ak_fuzz_$target" -max_total_time="$seconds" -max_len=8192 -timeout=10 -print_final_stats=1 \
+      -artifact_prefix="$out/crashes/$target-" "$corpus" "tests/fuzz/corpus/$target" 2>&1 |
+    tee "$out/$target.log" |
+    grep --line-buffered -E '^#[0-9]+[[:space:]]+(INITED|pulse|DONE)|^stat::|ERROR|SUMMARY|==[0-9]+=='
+  status=${PIPESTATUS[0]}
+  set -e
+  if ((status != 0)); then
+    echo "FAIL: ak_fuzz_$target exited with $status; the input is in $out/crashes/:" >&2
+    ls "$out/crashes/$target-"* >&2 2>/dev/null || true
+    exit 1
+  fi
+done
