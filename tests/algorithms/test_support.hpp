@@ -44,12 +44,11 @@ using all_types =
     ::testing::Types<bool, std::int8_t, std::int16_t, std::int32_t, std::int64_t, std::uint8_t,
                      std::uint16_t, std::uint32_t, std::uint64_t, float, double>;
 #else
-// The sanitizer build (tests/algorithms/CMakeLists.txt): one integer of each size, signed and
-// unsigned among them, and both floats.
-using numeric_types =
-    ::testing::Types<std::int8_t, std::uint16_t, std::int32_t, std::uint64_t, float, double>;
-using all_types =
-    ::testing::Types<bool, std::int8_t, std::uint16_t, std::int32_t, std::uint64_t, float, double>;
+// The sanitizer build (tests/algorithms/CMakeLists.txt): one type of each size, signed and
+// unsigned integers and a float among them (int32, where signed overflow is undefined; double
+// for the float paths, whose suites below keep both floats).
+using numeric_types = ::testing::Types<std::int8_t, std::uint16_t, std::int32_t, double>;
+using all_types = ::testing::Types<bool, std::int8_t, std::uint16_t, std::int32_t, double>;
 #endif
 using float_types = ::testing::Types<float, double>;
 
