@@ -19,10 +19,14 @@ std::string key_path(const std::vector<std::string>& keys) {
   return p;
 }
 
+// Where in the document a message is about: "the top level" or key "cpu/reduce/*".
+std::string at_keys(const std::vector<std::string>& keys) {
+  return keys.empty() ? "the top level" : "key \"" + key_path(keys) + "\"";
+}
+
 [[noreturn]] void bad_key(const std::string& origin, const std::vector<std::string>& keys,
                           const std::string& expected, const std::string& got) {
-  std::string where = keys.empty() ? "the top level" : "key \"" + key_path(keys) + "\"";
-  throw tuning_error(origin + ": " + where + ": expected " + expected + ", got " + got);
+  throw tuning_error(origin + ": " + at_keys(keys) + ": expected " + expected + ", got " + got);
 }
 
 std::string describe(const json& v) {
@@ -125,7 +129,7 @@ json parse_json(std::string_view text, const std::string& origin) {
     std::vector<std::string> named;  // array levels have no key
     for (const auto& k : keys)
       if (!k.empty()) named.push_back(k);
-    return named.empty() ? std::string("the top level") : "key \"" + key_path(named) + "\"";
+    return at_keys(named);
   };
   const json::parser_callback_t track = [&](int depth, json::parse_event_t event, json& parsed) {
     const auto d = static_cast<std::size_t>(depth);
@@ -156,12 +160,10 @@ json parse_json(std::string_view text, const std::string& origin) {
   };
   try {
     return json::parse(text.begin(), text.end(), track);
-  } catch (const json::parse_error& e) {
-    throw tuning_error(origin + ": malformed JSON: " + e.what());
   } catch (const json::out_of_range& e) {
     // The lexer's number overflow (406): a number that no double holds, such as 1e400.
     throw tuning_error(origin + ": " + where() + ": a number out of range (" + e.what() + ")");
-  } catch (const json::exception& e) {
+  } catch (const json::exception& e) {  // parse errors (json::parse_error) and the rest
     throw tuning_error(origin + ": malformed JSON: " + e.what());
   }
 }
