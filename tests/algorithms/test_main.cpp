@@ -2,7 +2,8 @@
 // base seed of the randomised tests, from AK_TEST_SEED or chosen at random and printed, and the
 // device under test: AKT_DEVICE=sim:N (cpu by default; read by static initialisers, so it is an
 // environment variable, not a flag) with AK_SIM_SEED, the shuffle seed of sim, and the tests of
-// the run from the tags they carry (AKT_TAG, AKT_ONLY_TAG).
+// the run from the tags they carry (AKT_TAG, AKT_ONLY_TAG) and the element types to keep
+// (AKT_ONLY_TYPES).
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -72,7 +73,34 @@ std::string patterns_of(tag t) {
   return p;
 }
 
-// The filter of this run from the tags (see AKT_TAG), unless --gtest_filter names one.
+// The typed tests' element types (their names' "/int8." part) left out by AKT_ONLY_TYPES, a
+// comma-separated list of the dtype names to keep ("int8,uint16,float32,float64"), as gtest's
+// negative patterns. Tests that are not typed are kept.
+std::string types_left_out() {
+  const char* only = std::getenv("AKT_ONLY_TYPES");
+  if (only == nullptr || *only == '\0') return {};
+  const std::string keep = std::string(",") + only + ",";
+  static const char* const names[] = {"bool",   "int8",   "int16",  "int32",   "int64",  "uint8",
+                                      "uint16", "uint32", "uint64", "float32", "float64"};
+  bool known = false;
+  std::string out;
+  for (const char* n : names) {
+    if (keep.find(std::string(",") + n + ",") != std::string::npos) {
+      known = true;
+      continue;
+    }
+    out += (out.empty() ? "" : ":") + std::string("*/") + n + ".*";
+  }
+  if (!known) {
+    std::fprintf(stderr, "AKT_ONLY_TYPES: no dtype name in \"%s\" (bool, int8, ..., float64)\n",
+                 only);
+    std::exit(2);
+  }
+  return out;
+}
+
+// The filter of this run from the tags (see AKT_TAG) and AKT_ONLY_TYPES, unless --gtest_filter
+// names one.
 void filter_by_tags() {
   if (GTEST_FLAG_GET(filter) != "*") return;
   std::string positive = "*";
@@ -84,7 +112,9 @@ void filter_by_tags() {
     }
     positive = patterns_of(*t);
   }
-  const std::string negative = on_gpu_style() ? patterns_of(tag::cpu_only) : "";
+  std::string negative = on_gpu_style() ? patterns_of(tag::cpu_only) : "";
+  if (const std::string types = types_left_out(); !types.empty())
+    negative += (negative.empty() ? "" : ":") + types;
   GTEST_FLAG_SET(filter, positive + (negative.empty() ? "" : "-" + negative));
 }
 }  // namespace
