@@ -17,31 +17,9 @@
 
 #include "ak/ak.hpp"
 #include "ak/backends/cuda/launch.cuh"
+#include "cuda_test_support.hpp"
 
 namespace {
-
-// The device under test, or the reason there is none.
-struct target {
-  bool ok = false;
-  std::string why;
-  ak::device dev;
-};
-const target& cuda0() {
-  static const target t = [] {
-    target r;
-    try {
-      r.dev = ak::device("cuda:0");
-      r.ok = true;
-    } catch (const ak::error& e) {
-      r.why = e.what();
-    }
-    return r;
-  }();
-  return t;
-}
-#define AKT_NEED_CUDA()                                                      \
-  if (!cuda0().ok) GTEST_SKIP() << "no usable CUDA device: " << cuda0().why; \
-  const ak::device& dev = cuda0().dev
 
 std::uint64_t seed() {
   static const std::uint64_t s = [] {
