@@ -15,109 +15,109 @@ namespace {
 
 constexpr std::int64_t big = std::int64_t{1} << 40;
 
-// A field's name, checked at compile time to be the Index-th 64-bit field of T: the schema's
-// order is the struct's, or tuning files would set the wrong field.
-template <class T, std::size_t Offset, std::size_t Index>
-constexpr std::string_view field_name(std::string_view name) {
-  static_assert(Index < field_count_v<T>, "more schema fields than struct fields");
+// A field's valid values and generic default. The fields' names, order and docs come from the
+// hooks' field lists (ak/runtime/hooks.hpp); each hook's `*_ranges` below has one member per
+// field, named as the field: a field without one does not compile, and one too many fails the
+// count in `schema`.
+struct range {
+  std::int64_t min = 0;
+  std::int64_t max = 0;
+  std::int64_t generic_default = 0;
+  bool power_of_two = false;
+  std::vector<std::string_view> enum_names = {};
+};
+
+range integer(std::int64_t min, std::int64_t max, std::int64_t def, bool pow2 = false) {
+  return {min, max, def, pow2, {}};
+}
+
+range enumeration(std::vector<std::string_view> names, std::int64_t def) {
+  const auto n = static_cast<std::int64_t>(names.size());
+  return {0, n - 1, def, false, std::move(names)};
+}
+
+struct reduce_ranges {
+  range block_size = integer(32, 1024, 256, true);
+  range items_per_thread = integer(1, 64, 8);
+  range vector_width = integer(1, 4, 4, true);
+  range switch_below = integer(0, big, 4096);
+  range cpu_tasks = integer(0, 65536, 0);
+  range cpu_grain = integer(1, big, 65536);
+};
+
+struct scan_ranges {
+  range block_size = integer(32, 1024, 256, true);
+  range items_per_thread = integer(1, 64, 8);
+  range algorithm = enumeration({"reduce_then_scan", "decoupled_lookback"}, 0);
+  range sub_group_width = integer(0, 128, 0, true);
+  range cpu_grain = integer(1, big, 65536);
+};
+
+struct sort_ranges {
+  range algorithm = enumeration({"radix", "merge", "sample"}, 0);
+  range radix_digit_bits = integer(1, 16, 8);
+  range block_size = integer(32, 1024, 256, true);
+  range merge_tile_size = integer(64, 1 << 20, 2048, true);
+  range sample_oversampling = integer(1, 1024, 16);
+  range cpu_grain = integer(1, big, 16384);
+  range radix_items_per_thread = integer(1, 16, 4, true);
+};
+
+struct map_ranges {
+  range block_size = integer(32, 1024, 256, true);
+  range items_per_thread = integer(1, 64, 4);
+  range cpu_grain = integer(1, big, 32768);
+};
+
+struct search_ranges {
+  range block_size = integer(32, 1024, 256, true);
+  range cpu_grain = integer(1, big, 4096);
+};
+
+field_schema field(std::string_view name, std::string_view doc, const range& r) {
+  return {name, doc, r.min, r.max, r.power_of_two, r.enum_names, r.generic_default};
+}
+
+template <class Hook, class Ranges>
+hook_schema schema(std::vector<field_schema> fields) {
+  using T = typename Hook::type;
   static_assert(field_count_v<T> <= max_tuning_fields, "raise max_tuning_fields");
-  static_assert(Offset == Index * sizeof(std::int64_t), "schema order differs from the struct");
-  return name;
-}
-#define AK_FIELD(T, field, index) field_name<T, offsetof(T, field), index>(#field)
-
-field_schema integer(std::string_view name, std::string_view doc, std::int64_t min,
-                     std::int64_t max, std::int64_t def, bool pow2 = false) {
-  return {name, doc, min, max, pow2, {}, def};
+  static_assert(sizeof(Ranges) == field_count_v<T> * sizeof(range),
+                "a range for a field the hook's list does not have");
+  if (fields.size() != field_count_v<T>)  // the list names a member twice: a bug in ak
+    throw std::logic_error("ak: schema of hook '" + std::string(Hook::name) + "' does not match " +
+                           std::string(T::type_name));
+  return {Hook::name, T::type_name, std::move(fields)};
 }
 
-field_schema enumeration(std::string_view name, std::string_view doc,
-                         std::vector<std::string_view> names, std::int64_t def) {
-  auto n = static_cast<std::int64_t>(names.size());
-  return {name, doc, 0, n - 1, false, std::move(names), def};
-}
+// One field of a hook's list as a schema entry, with the range its `*_ranges` gives it.
+#define AK_SCHEMA_FIELD(type, name, carried_by, doc) field(#name, doc, ranges.name),
 
 std::vector<hook_schema> make_schemas() {
   std::vector<hook_schema> hooks;
-  hooks.push_back(
-      {reduce_hook::name,
-       reduce_tuning::type_name,
-       {
-           integer(AK_FIELD(reduce_tuning, block_size, 0), "GPU work-items per group", 32, 1024,
-                   256, true),
-           integer(AK_FIELD(reduce_tuning, items_per_thread, 1),
-                   "GPU elements each work-item reduces first", 1, 64, 8),
-           integer(AK_FIELD(reduce_tuning, vector_width, 2),
-                   "GPU elements per vector load (1, 2 or 4; at most 16 bytes)", 1, 4, 4, true),
-           integer(AK_FIELD(reduce_tuning, switch_below, 3),
-                   "reduce in a single group/thread below this many elements", 0, big, 4096),
-           integer(AK_FIELD(reduce_tuning, cpu_tasks, 4), "CPU tasks; 0 = one per worker thread", 0,
-                   65536, 0),
-           integer(AK_FIELD(reduce_tuning, cpu_grain, 5), "CPU elements per task at least", 1, big,
-                   65536),
-       }});
-  hooks.push_back(
-      {scan_hook::name,
-       scan_tuning::type_name,
-       {
-           integer(AK_FIELD(scan_tuning, block_size, 0), "GPU work-items per group", 32, 1024, 256,
-                   true),
-           integer(AK_FIELD(scan_tuning, items_per_thread, 1), "GPU elements each work-item scans",
-                   1, 64, 8),
-           enumeration(AK_FIELD(scan_tuning, algorithm, 2), "device-wide scan algorithm",
-                       {"reduce_then_scan", "decoupled_lookback"}, 0),
-           integer(AK_FIELD(scan_tuning, sub_group_width, 3),
-                   "sub-group width to scan with; 0 = the device's", 0, 128, 0, true),
-           integer(AK_FIELD(scan_tuning, cpu_grain, 4), "CPU elements per task at least", 1, big,
-                   65536),
-       }});
-  hooks.push_back(
-      {sort_hook::name,
-       sort_tuning::type_name,
-       {
-           enumeration(AK_FIELD(sort_tuning, algorithm, 0), "what the auto algorithm picks",
-                       {"radix", "merge", "sample"}, 0),
-           integer(AK_FIELD(sort_tuning, radix_digit_bits, 1), "bits per radix digit", 1, 16, 8),
-           integer(AK_FIELD(sort_tuning, block_size, 2), "GPU work-items per group", 32, 1024, 256,
-                   true),
-           integer(AK_FIELD(sort_tuning, merge_tile_size, 3), "elements each group merges per step",
-                   64, 1 << 20, 2048, true),
-           integer(AK_FIELD(sort_tuning, sample_oversampling, 4),
-                   "samples per bucket in sample sort", 1, 1024, 16),
-           integer(AK_FIELD(sort_tuning, cpu_grain, 5), "CPU elements per task at least", 1, big,
-                   16384),
-           integer(AK_FIELD(sort_tuning, radix_items_per_thread, 6),
-                   "GPU keys per work-item in a radix tile (halved where local memory is short)", 1,
-                   16, 4, true),
-       }});
-  hooks.push_back({map_hook::name,
-                   map_tuning::type_name,
-                   {
-                       integer(AK_FIELD(map_tuning, block_size, 0), "GPU work-items per group", 32,
-                               1024, 256, true),
-                       integer(AK_FIELD(map_tuning, items_per_thread, 1),
-                               "GPU elements per work-item", 1, 64, 4),
-                       integer(AK_FIELD(map_tuning, cpu_grain, 2), "CPU elements per task at least",
-                               1, big, 32768),
-                   }});
-  hooks.push_back({search_hook::name,
-                   search_tuning::type_name,
-                   {
-                       integer(AK_FIELD(search_tuning, block_size, 0), "GPU work-items per group",
-                               32, 1024, 256, true),
-                       integer(AK_FIELD(search_tuning, cpu_grain, 1),
-                               "CPU queries per task at least", 1, big, 4096),
-                   }});
-  // The schema must describe the declared struct field for field; a mismatch is a bug in ak.
-  const std::uint32_t declared[] = {field_count_v<reduce_tuning>, field_count_v<scan_tuning>,
-                                    field_count_v<sort_tuning>, field_count_v<map_tuning>,
-                                    field_count_v<search_tuning>};
-  for (std::size_t i = 0; i < hooks.size(); ++i)
-    if (hooks[i].fields.size() != declared[i])
-      throw std::logic_error("ak: schema of hook '" + std::string(hooks[i].name) +
-                             "' does not match " + std::string(hooks[i].type_name));
+  {
+    const reduce_ranges ranges;
+    hooks.push_back(schema<reduce_hook, reduce_ranges>({AK_REDUCE_TUNING_FIELDS(AK_SCHEMA_FIELD)}));
+  }
+  {
+    const scan_ranges ranges;
+    hooks.push_back(schema<scan_hook, scan_ranges>({AK_SCAN_TUNING_FIELDS(AK_SCHEMA_FIELD)}));
+  }
+  {
+    const sort_ranges ranges;
+    hooks.push_back(schema<sort_hook, sort_ranges>({AK_SORT_TUNING_FIELDS(AK_SCHEMA_FIELD)}));
+  }
+  {
+    const map_ranges ranges;
+    hooks.push_back(schema<map_hook, map_ranges>({AK_MAP_TUNING_FIELDS(AK_SCHEMA_FIELD)}));
+  }
+  {
+    const search_ranges ranges;
+    hooks.push_back(schema<search_hook, search_ranges>({AK_SEARCH_TUNING_FIELDS(AK_SCHEMA_FIELD)}));
+  }
   return hooks;
 }
+#undef AK_SCHEMA_FIELD
 
 }  // namespace
 

@@ -9,11 +9,6 @@ namespace ak {
 
 namespace {
 
-template <class... Ts>
-struct overloaded : Ts... {
-  using Ts::operator()...;
-};
-
 std::string on_device(const device& dev) {
   return "device '" + dev.name() + "' (class " + dev.info().device_class + ")";
 }
@@ -34,18 +29,69 @@ void check_group_shape(std::string_view alg, std::int64_t block_size, std::int64
 }
 
 // Steps 1 and 3 in one lookup: the caller's fields, as the highest layer, over the tuning.
-// tuning() checks them; only when that fails are they checked again, to name the algorithm
-// value the caller wrote ("ak::radix_sort: argument 'radix_digit_bits': ...").
-template <class Hook, class Variant>
+// tuning() checks them; only when that fails are they checked again, to name what the caller
+// wrote: the algorithm value ("ak::radix_sort: argument 'radix_digit_bits': ...") or the function
+// whose options held them.
+template <class Hook>
 typename Hook::type checked_lookup(Hook hook, const device& dev, dtype t,
-                                   const typename Hook::type& call, const Variant& alg) {
+                                   const typename Hook::type& call, std::string_view name) {
   try {
     return tuning(hook, dev, t, call);
   } catch (const argument_error&) {
-    std::visit([&](const auto& a) { check_tuning(hook, call, "ak::" + std::string(a.name)); }, alg);
+    check_tuning(hook, call, name);
     throw;
   }
 }
+
+template <class Variant>
+std::string value_name(const Variant& alg) {
+  return std::visit([](const auto& a) { return "ak::" + std::string(a.name); }, alg);
+}
+
+// The call's layer from an algorithm value: the fields the value carries (its column K of the
+// hook's field list in ak/runtime/hooks.hpp), by name, and the algorithm it stands for.
+#define AK_CALL_FIELD_0(type, name, carried_by, doc) AK_IF_CARRIED(0, carried_by)(t.name = a.name;)
+#define AK_CALL_FIELD_1(type, name, carried_by, doc) AK_IF_CARRIED(1, carried_by)(t.name = a.name;)
+#define AK_CALL_FIELD_2(type, name, carried_by, doc) AK_IF_CARRIED(2, carried_by)(t.name = a.name;)
+scan_tuning call_layer(scan_hook, const auto_alg&) {
+  return {};
+}
+scan_tuning call_layer(scan_hook, const reduce_then_scan& a) {
+  scan_tuning t;
+  t.algorithm = scan_algorithm::reduce_then_scan;
+  AK_SCAN_TUNING_FIELDS(AK_CALL_FIELD_0)
+  return t;
+}
+scan_tuning call_layer(scan_hook, const decoupled_lookback& a) {
+  scan_tuning t;
+  t.algorithm = scan_algorithm::decoupled_lookback;
+  AK_SCAN_TUNING_FIELDS(AK_CALL_FIELD_1)
+  return t;
+}
+sort_tuning call_layer(sort_hook, const auto_alg&) {
+  return {};
+}
+sort_tuning call_layer(sort_hook, const radix_sort& a) {
+  sort_tuning t;
+  t.algorithm = sort_algorithm::radix;
+  AK_SORT_TUNING_FIELDS(AK_CALL_FIELD_0)
+  return t;
+}
+sort_tuning call_layer(sort_hook, const merge_sort& a) {
+  sort_tuning t;
+  t.algorithm = sort_algorithm::merge;
+  AK_SORT_TUNING_FIELDS(AK_CALL_FIELD_1)
+  return t;
+}
+sort_tuning call_layer(sort_hook, const sample_sort& a) {
+  sort_tuning t;
+  t.algorithm = sort_algorithm::sample;
+  AK_SORT_TUNING_FIELDS(AK_CALL_FIELD_2)
+  return t;
+}
+#undef AK_CALL_FIELD_0
+#undef AK_CALL_FIELD_1
+#undef AK_CALL_FIELD_2
 
 bool can_decouple(const device& dev) {
   return dev.caps().device_scope_fence && dev.caps().forward_progress;
@@ -53,25 +99,10 @@ bool can_decouple(const device& dev) {
 
 }  // namespace
 
-resolved_scan resolve(const scan_alg& alg, const device& dev, dtype t) {
-  // Step 1: the caller's fields, checked, become the call's layer.
-  scan_tuning call =
-      std::visit(overloaded{[](const auto_alg&) { return scan_tuning{}; },
-                            [](const reduce_then_scan& a) {
-                              return scan_tuning{.block_size = a.block_size,
-                                                 .items_per_thread = a.items_per_thread,
-                                                 .algorithm = scan_algorithm::reduce_then_scan,
-                                                 .sub_group_width = a.sub_group_width};
-                            },
-                            [](const decoupled_lookback& a) {
-                              return scan_tuning{.block_size = a.block_size,
-                                                 .items_per_thread = a.items_per_thread,
-                                                 .algorithm = scan_algorithm::decoupled_lookback,
-                                                 .sub_group_width = a.sub_group_width};
-                            }},
-                 alg);
-  bool explicit_alg = !std::holds_alternative<auto_alg>(alg);
-  resolved_scan r{scan_algorithm::not_set, checked_lookup(scan_hook{}, dev, t, call, alg)};
+// A scan from its call layer: an explicit algorithm when the layer sets one.
+resolved_scan resolve(const scan_tuning& call, const device& dev, dtype t, std::string_view name) {
+  const bool explicit_alg = call.algorithm != scan_algorithm::not_set;
+  resolved_scan r{scan_algorithm::not_set, checked_lookup(scan_hook{}, dev, t, call, name)};
   r.algorithm = r.tuning.algorithm;
   // Step 2: auto falls back to what runs everywhere when the device cannot decouple.
   if (!explicit_alg && r.algorithm == scan_algorithm::decoupled_lookback && !can_decouple(dev))
@@ -85,6 +116,13 @@ resolved_scan resolve(const scan_alg& alg, const device& dev, dtype t) {
         ". Use ak::reduce_then_scan or ak::auto_alg");
   check_group_shape(name_of(r.algorithm), r.tuning.block_size, r.tuning.sub_group_width, dev);
   return r;
+}
+
+resolved_scan resolve(const scan_alg& alg, const device& dev, dtype t) {
+  // Step 1: the caller's fields, checked, become the call's layer.
+  const scan_tuning call =
+      std::visit([](const auto& a) { return call_layer(scan_hook{}, a); }, alg);
+  return resolve(call, dev, t, value_name(alg));
 }
 
 resolved_sort resolve(const sort_alg& alg, const device& dev, dtype t, const sort_facts& facts) {
@@ -106,29 +144,10 @@ resolved_sort resolve(const sort_alg& alg, const device& dev, dtype t, const sor
         "sample_sort is not stable on " + dev.name() +
         " and the call asks for a stable sort; use ak::merge_sort, ak::radix_sort or pass "
         ".stable = false");
-  sort_tuning call = std::visit(
-      overloaded{[](const auto_alg&) { return sort_tuning{}; },
-                 [](const radix_sort& a) {
-                   return sort_tuning{.algorithm = sort_algorithm::radix,
-                                      .radix_digit_bits = a.radix_digit_bits,
-                                      .block_size = a.block_size,
-                                      .cpu_grain = a.cpu_grain,
-                                      .radix_items_per_thread = a.radix_items_per_thread};
-                 },
-                 [](const merge_sort& a) {
-                   return sort_tuning{.algorithm = sort_algorithm::merge,
-                                      .block_size = a.block_size,
-                                      .merge_tile_size = a.merge_tile_size,
-                                      .cpu_grain = a.cpu_grain};
-                 },
-                 [](const sample_sort& a) {
-                   return sort_tuning{.algorithm = sort_algorithm::sample,
-                                      .block_size = a.block_size,
-                                      .sample_oversampling = a.sample_oversampling,
-                                      .cpu_grain = a.cpu_grain};
-                 }},
-      alg);
-  resolved_sort r{sort_algorithm::not_set, checked_lookup(sort_hook{}, dev, t, call, alg)};
+  const sort_tuning call =
+      std::visit([](const auto& a) { return call_layer(sort_hook{}, a); }, alg);
+  resolved_sort r{sort_algorithm::not_set,
+                  checked_lookup(sort_hook{}, dev, t, call, value_name(alg))};
   r.algorithm = r.tuning.algorithm;
   // Step 2: auto keeps the tuning's choice unless the call's facts rule it out. Then the cpu
   // takes its sample sort (stable, any comparator, the faster of its comparison sorts); other

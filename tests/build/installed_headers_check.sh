@@ -7,8 +7,10 @@
 #
 # The vocabulary comes from the installed headers, not from a list here: a tuning type is a struct
 # that names itself in `static constexpr std::string_view type_name` (as ak::tuning_type requires;
-# those of ak/runtime/hooks.hpp), its members are the tuning fields, and the types of its non-int64
-# members (scan_algorithm, sort_algorithm) are the tuning enumerations. A VALUE
+# those of ak/runtime/hooks.hpp), its members are the tuning fields (hooks.hpp declares them by
+# list, `#define AK_<HOOK>_TUNING_FIELDS(F)` with one `F(type, name, ...)` per field, expanded with
+# a member macro in each type's body), and the types of its non-int64 members (scan_algorithm,
+# sort_algorithm) are the tuning enumerations. A VALUE
 # is a numeric literal (optionally signed, parenthesised, shifted, or cast: `1 << 16`,
 # `std::int64_t{256}`, `static_cast<...>(8)`) or an enumerator of a tuning enumeration other than
 # `not_set`. Names, `unset` and expressions on looked-up values (`.block_size = t.block_size`) are
@@ -20,7 +22,9 @@
 #   struct-default a member of a tuning struct whose default is not the unset sentinel (`unset`,
 #                  `AK_TUNING_UNSET`, `<enum>::not_set`), or that has no default at all (`T{}`
 #                  would make it 0, a value); a member that is not one plain declaration
-#                  (`std::int64_t a = unset, b = unset;`) is reported too;
+#                  (`std::int64_t a = unset, b = unset;`) is reported too, and so is a
+#                  declaration with another default in a macro that a field list is expanded
+#                  with (`#define AK_TUNING_MEMBER(type, name, ...) type name{8};`);
 #   field-default  a member, variable or parameter named exactly as a tuning field and declared
 #                  with a VALUE (`std::int64_t radix_digit_bits = 11;` in an algorithm value such
 #                  as `ak::radix_sort` or an option struct, a local, a default argument);
@@ -174,8 +178,45 @@ sub parse_tuning_structs {
     }
   }
 }
+# Fields declared by list, as ak/runtime/hooks.hpp declares them: `#define AK_<HOOK>_TUNING_FIELDS(F)`
+# with one `F(type, name, ...)` per field. The list is expanded with a member macro (in a tuning
+# type's body, in an algorithm value's), and each declaration a member macro makes must default to
+# the unset sentinel, as a struct's own members must (struct-default).
+my %macros;  # a function-like macro's name => [file, offset, replacement]
+sub parse_field_lists {
+  my ($file) = @_;
+  my $text = $file->{text};
+  while ($text =~ /^[ \t]*#[ \t]*define[ \t]+(\w+)\(([^)]*)\)((?:[^\n]*\\\n)*[^\n]*)/mg) {
+    my ($name, $params, $body) = ($1, $2, $3);
+    $macros{$name} = [$file, $-[0], $body];
+    next unless $name =~ /^AK_\w+_TUNING_FIELDS$/ && $params =~ /^\s*(\w+)\s*$/;
+    my $f = $1;
+    while ($body =~ /\b$f\(\s*([\w:]+)\s*,\s*(\w+)\s*,/g) {
+      my ($t, $n) = ($1, $2);
+      $fields{$n} = 1;
+      if ($t !~ /int\d+_t$/ && $t =~ /(?:^|::)(\w+)$/) { $enums{$1} = 1; }
+    }
+  }
+}
+sub check_member_macros {
+  my ($file) = @_;
+  my %done;
+  while ($file->{text} =~ /\bAK_\w+_TUNING_FIELDS\(\s*(\w+)\s*\)/g) {
+    my $name = $1;
+    my $m = $macros{$name};
+    next unless $m && !$done{$name}++;
+    my ($mfile, $at, $body) = @$m;
+    while ($body =~ /\b([\w:]+)\s+(\w+)\s*(\{[^{}]*\}|=[^;]*)\s*;/g) {
+      my ($d, $init) = ("$1 $2$3", $3);
+      next if $init =~ /^\s*(?:=\s*)?\{?\s*(?:::)?(?:ak::)?(?:unset|AK_TUNING_UNSET)\s*\}?\s*$/;
+      push @struct_offences, [$mfile, $at, $at, 'struct-default', "$d (in member macro $name)"];
+    }
+  }
+}
+parse_field_lists($_) for @schema, @targets;
 parse_tuning_structs($_, 0) for @schema;
 parse_tuning_structs($_, 1) for @targets;
+check_member_macros($_) for @targets;
 my @fields = sort keys %fields;
 my @types = sort keys %types;
 my @enums = sort keys %enums;
@@ -354,6 +395,13 @@ inline void user(device d) {
   setenv("AK_TUNING", "{}", 1);                                        // expect json
 }
 template <> struct default_tuning<float> {};                           // expect specialisation
+#define AK_DEMO_TUNING_FIELDS(F) F(std::int64_t, demo_width, (), "a field declared by list")
+#define AK_DEMO_MEMBER(type, name, carried_by, doc) type name{8};        // expect struct-default
+struct demo_tuning {
+  static constexpr std::string_view type_name = "ak::demo_tuning";
+  AK_DEMO_TUNING_FIELDS(AK_DEMO_MEMBER)
+};
+inline void set_demo(demo_tuning& t) { t.demo_width = 3; }             // expect field-value
 inline void fine(device d, const sort_tuning& call = {}) {
   const auto t = tuning(sort_hook{}, d, dtype::float32, call);
   foreachindex(d, n, body, {.block_size = t.block_size, .cpu_grain = unset});

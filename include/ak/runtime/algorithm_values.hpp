@@ -19,6 +19,26 @@
 #include "ak/runtime/device.hpp"
 #include "ak/runtime/hooks.hpp"
 
+// The fields of an algorithm value are those of its hook's field list (ak/runtime/hooks.hpp)
+// whose `carried_by` flag at the value's position is 1, in the list's order (the order in which
+// designated initialisers name them). AK_ALGORITHM_FIELD_K declares them for the value at
+// position K; AK_IF_CARRIED(K, carried_by)(tokens) keeps the tokens where the flag is 1.
+#define AK_ALGORITHM_CAT_(a, b) a##b
+#define AK_ALGORITHM_CAT(a, b) AK_ALGORITHM_CAT_(a, b)
+#define AK_ALGORITHM_FLAG_0(f0, ...) f0
+#define AK_ALGORITHM_FLAG_1(f0, f1, ...) f1
+#define AK_ALGORITHM_FLAG_2(f0, f1, f2, ...) f2
+#define AK_ALGORITHM_KEEP_0(...)
+#define AK_ALGORITHM_KEEP_1(...) __VA_ARGS__
+#define AK_IF_CARRIED(K, carried_by) \
+  AK_ALGORITHM_CAT(AK_ALGORITHM_KEEP_, AK_ALGORITHM_FLAG_##K carried_by)
+#define AK_ALGORITHM_FIELD_0(type, name, carried_by, doc) \
+  AK_IF_CARRIED(0, carried_by)(type name{::ak::unset};)
+#define AK_ALGORITHM_FIELD_1(type, name, carried_by, doc) \
+  AK_IF_CARRIED(1, carried_by)(type name{::ak::unset};)
+#define AK_ALGORITHM_FIELD_2(type, name, carried_by, doc) \
+  AK_IF_CARRIED(2, carried_by)(type name{::ak::unset};)
+
 namespace ak {
 
 // Let the tuning, the device and the call's static facts choose.
@@ -29,20 +49,18 @@ struct auto_alg {
 // ---- scans ----------------------------------------------------------------------------------
 
 // Reduce each tile, scan the tile totals, scan each tile again with its carry: runs everywhere.
+// Fields: block_size, items_per_thread, sub_group_width (the first column of
+// AK_SCAN_TUNING_FIELDS).
 struct reduce_then_scan {
   static constexpr std::string_view name = "reduce_then_scan";
-  std::int64_t block_size = unset;
-  std::int64_t items_per_thread = unset;
-  std::int64_t sub_group_width = unset;
+  AK_SCAN_TUNING_FIELDS(AK_ALGORITHM_FIELD_0)
 };
 
 // One pass; each tile waits for its predecessors' published prefixes. Needs a device-scope fence
-// and forward progress between groups.
+// and forward progress between groups. Fields: as reduce_then_scan (the second column).
 struct decoupled_lookback {
   static constexpr std::string_view name = "decoupled_lookback";
-  std::int64_t block_size = unset;
-  std::int64_t items_per_thread = unset;
-  std::int64_t sub_group_width = unset;
+  AK_SCAN_TUNING_FIELDS(AK_ALGORITHM_FIELD_1)
 };
 
 using scan_alg = std::variant<auto_alg, reduce_then_scan, decoupled_lookback>;
@@ -59,33 +77,33 @@ struct resolved_scan {
 };
 
 resolved_scan resolve(const scan_alg& alg, const device& dev, dtype t);
+// The same from a call's scan tuning (the options' `.tuning`): every field it sets is the call's
+// layer, and its `algorithm`, when set, is an explicit choice. Errors in it name `function`.
+resolved_scan resolve(const scan_tuning& call, const device& dev, dtype t,
+                      std::string_view function);
 
 // ---- sorts ----------------------------------------------------------------------------------
 
 // Radix sort: numeric keys in the order of DESIGN.md (the element, or a number `by` returns);
-// cannot take a custom `lt`.
+// cannot take a custom `lt`. Fields (the first column of AK_SORT_TUNING_FIELDS):
+// radix_digit_bits, block_size, cpu_grain, radix_items_per_thread.
 struct radix_sort {
   static constexpr std::string_view name = "radix_sort";
-  std::int64_t radix_digit_bits = unset;
-  std::int64_t block_size = unset;
-  std::int64_t cpu_grain = unset;
-  std::int64_t radix_items_per_thread = unset;  // GPU keys per work-item in a tile
+  AK_SORT_TUNING_FIELDS(AK_ALGORITHM_FIELD_0)
 };
 
-// Stable merge sort with any comparator.
+// Stable merge sort with any comparator. Fields (the second column): block_size,
+// merge_tile_size, cpu_grain.
 struct merge_sort {
   static constexpr std::string_view name = "merge_sort";
-  std::int64_t block_size = unset;
-  std::int64_t merge_tile_size = unset;
-  std::int64_t cpu_grain = unset;
+  AK_SORT_TUNING_FIELDS(AK_ALGORITHM_FIELD_1)
 };
 
-// Parallel sample sort with any comparator; stable on cpu.
+// Parallel sample sort with any comparator; stable on cpu. Fields (the third column):
+// block_size, sample_oversampling, cpu_grain.
 struct sample_sort {
   static constexpr std::string_view name = "sample_sort";
-  std::int64_t sample_oversampling = unset;
-  std::int64_t block_size = unset;
-  std::int64_t cpu_grain = unset;
+  AK_SORT_TUNING_FIELDS(AK_ALGORITHM_FIELD_2)
 };
 
 using sort_alg = std::variant<auto_alg, radix_sort, merge_sort, sample_sort>;

@@ -31,47 +31,82 @@ enum class sort_algorithm : std::int64_t {
   sample = 2,
 };
 
+// ---- the tuning fields, each declared once ---------------------------------------------------
+//
+// Each hook's fields, in their order in its tuning type, one line each:
+//   F(type, name, carried_by, "what it is")
+// `carried_by` has one flag per algorithm value of the hook (algorithm_values.hpp: the sort
+// hook's radix_sort, merge_sort, sample_sort; the scan hook's reduce_then_scan and
+// decoupled_lookback): 1 where the value takes the field as its own, as in
+// `ak::radix_sort{.radix_digit_bits = 11}`. Hooks without algorithm values have `()`.
+// From these lists come the tuning types below, the algorithm values and their call layer
+// (src/runtime/resolve.cpp) and the schemas' field names and docs (src/runtime/hook_schemas.cpp,
+// which gives each field its valid range and generic default: no value is in this header).
+// A new field is one line here and one range there.
+// clang-format off
+#define AK_REDUCE_TUNING_FIELDS(F)                                                             \
+  F(std::int64_t, block_size,       (), "GPU work-items per group")                             \
+  F(std::int64_t, items_per_thread, (), "GPU elements each work-item reduces first")            \
+  F(std::int64_t, vector_width,     (), "GPU elements per vector load (1, 2 or 4; at most 16 bytes)") \
+  F(std::int64_t, switch_below,     (), "reduce in a single group/thread below this many elements") \
+  F(std::int64_t, cpu_tasks,        (), "CPU tasks; 0 = one per worker thread")                 \
+  F(std::int64_t, cpu_grain,        (), "CPU elements per task at least")
+
+//                                     reduce_then_scan, decoupled_lookback
+#define AK_SCAN_TUNING_FIELDS(F)                                                               \
+  F(std::int64_t,   block_size,       (1, 1), "GPU work-items per group")                       \
+  F(std::int64_t,   items_per_thread, (1, 1), "GPU elements each work-item scans")              \
+  F(scan_algorithm, algorithm,        (0, 0), "device-wide scan algorithm")                     \
+  F(std::int64_t,   sub_group_width,  (1, 1), "sub-group width to scan with; 0 = the device's") \
+  F(std::int64_t,   cpu_grain,        (0, 0), "CPU elements per task at least")
+
+//                                                 radix, merge, sample
+#define AK_SORT_TUNING_FIELDS(F)                                                                \
+  F(sort_algorithm, algorithm,              (0, 0, 0), "what the auto algorithm picks")          \
+  F(std::int64_t,   radix_digit_bits,       (1, 0, 0), "bits per radix digit")                   \
+  F(std::int64_t,   block_size,             (1, 1, 1), "GPU work-items per group")               \
+  F(std::int64_t,   merge_tile_size,        (0, 1, 0), "elements each group merges per step")    \
+  F(std::int64_t,   sample_oversampling,    (0, 0, 1), "samples per bucket in sample sort")      \
+  F(std::int64_t,   cpu_grain,              (1, 1, 1), "CPU elements per task at least")         \
+  F(std::int64_t,   radix_items_per_thread, (1, 0, 0),                                           \
+    "GPU keys per work-item in a radix tile (halved where local memory is short)")
+
+#define AK_MAP_TUNING_FIELDS(F)                                                                 \
+  F(std::int64_t, block_size,       (), "GPU work-items per group")                              \
+  F(std::int64_t, items_per_thread, (), "GPU elements per work-item")                            \
+  F(std::int64_t, cpu_grain,        (), "CPU elements per task at least")
+
+#define AK_SEARCH_TUNING_FIELDS(F)                                                              \
+  F(std::int64_t, block_size, (), "GPU work-items per group")                                    \
+  F(std::int64_t, cpu_grain,  (), "CPU queries per task at least")
+// clang-format on
+
+// A member of a tuning type: every field starts out unset.
+#define AK_TUNING_MEMBER(type, name, carried_by, doc) type name{::ak::unset};
+
 struct reduce_tuning {
   static constexpr std::string_view type_name = "ak::reduce_tuning";
-  std::int64_t block_size = unset;        // GPU work-items per group
-  std::int64_t items_per_thread = unset;  // GPU elements each work-item reduces before the group
-  std::int64_t vector_width = unset;      // elements per vector load
-  std::int64_t switch_below = unset;      // below this many elements, reduce in one group/thread
-  std::int64_t cpu_tasks = unset;         // CPU tasks; 0 = one per worker thread
-  std::int64_t cpu_grain = unset;         // CPU elements per task at least
+  AK_REDUCE_TUNING_FIELDS(AK_TUNING_MEMBER)
 };
 
 struct scan_tuning {
   static constexpr std::string_view type_name = "ak::scan_tuning";
-  std::int64_t block_size = unset;
-  std::int64_t items_per_thread = unset;
-  scan_algorithm algorithm = scan_algorithm::not_set;
-  std::int64_t sub_group_width = unset;  // 0 = the device's native width
-  std::int64_t cpu_grain = unset;
+  AK_SCAN_TUNING_FIELDS(AK_TUNING_MEMBER)
 };
 
 struct sort_tuning {
   static constexpr std::string_view type_name = "ak::sort_tuning";
-  sort_algorithm algorithm = sort_algorithm::not_set;  // what `auto` picks, per dtype (class)
-  std::int64_t radix_digit_bits = unset;
-  std::int64_t block_size = unset;
-  std::int64_t merge_tile_size = unset;  // elements each group merges per step
-  std::int64_t sample_oversampling = unset;
-  std::int64_t cpu_grain = unset;
-  std::int64_t radix_items_per_thread = unset;  // GPU keys per work-item in a radix tile
+  AK_SORT_TUNING_FIELDS(AK_TUNING_MEMBER)
 };
 
 struct map_tuning {
   static constexpr std::string_view type_name = "ak::map_tuning";
-  std::int64_t block_size = unset;
-  std::int64_t items_per_thread = unset;
-  std::int64_t cpu_grain = unset;
+  AK_MAP_TUNING_FIELDS(AK_TUNING_MEMBER)
 };
 
 struct search_tuning {
   static constexpr std::string_view type_name = "ak::search_tuning";
-  std::int64_t block_size = unset;
-  std::int64_t cpu_grain = unset;
+  AK_SEARCH_TUNING_FIELDS(AK_TUNING_MEMBER)
 };
 
 struct reduce_hook {
