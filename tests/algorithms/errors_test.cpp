@@ -215,6 +215,36 @@ TEST(Errors, AlgorithmFieldsOutOfRange) {
       data);
 }
 
+// Values in a field's range that a device cannot run (docs/tuning.md, "Device limits") are
+// capability errors naming the field, before any data is touched; the cpu has no such limits.
+TEST(Errors, DeviceLimitsOfTuningFields) {
+  AKT_RANDOM(r);
+  buf<std::int32_t> data = make_data<std::int32_t>(3000, pattern::random, r);
+  if (!on_gpu_style()) {
+    std::vector<std::int32_t> want(data.begin(), data.end());
+    std::stable_sort(want.begin(), want.end());
+    ak::sort_inplace(data.view(), {.alg = ak::radix_sort{.radix_digit_bits = 16}});
+    EXPECT_TRUE(std::equal(want.begin(), want.end(), data.begin()));
+    return;
+  }
+  const ak::device_info& info = target().info();
+  std::string msg = throws_and_leaves<ak::capability_error>(
+      [&] { ak::sort_inplace(data.view(), {.alg = ak::radix_sort{.radix_digit_bits = 9}}); }, data);
+  EXPECT_TRUE(contains(msg, "radix_digit_bits 9")) << msg;
+  if (const std::int64_t block = 2 * info.max_group_size; block <= 1024) {  // the schema's max
+    msg = throws_and_leaves<ak::capability_error>(
+        [&] { ak::sort_inplace(data.view(), {.alg = ak::radix_sort{.block_size = block}}); }, data);
+    EXPECT_TRUE(contains(msg, "block_size " + std::to_string(block))) << msg;
+  }
+  msg = throws_and_leaves<ak::capability_error>(
+      [&] {
+        (void)ak::accumulate(data.view(), ak::plus{},
+                             {.tuning = {.sub_group_width = info.sub_group_width / 2}});
+      },
+      data);
+  EXPECT_TRUE(contains(msg, "sub_group_width " + std::to_string(info.sub_group_width / 2))) << msg;
+}
+
 TEST(Errors, TakeWithABadIndexWritesNothing) {
   AKT_RANDOM(r);
   const buf<float> src = make_data<float>(100, pattern::random, r);

@@ -53,7 +53,7 @@ resolved_scan resolve_accumulate(const device& dev, view<R> dst, const accumulat
     throw_gpu_unsupported(function, dev,
                           "scans start from the operator's neutral element, and this operator "
                           "has no known one (ak::neutral_element)");
-  return resolve(scan_alg_of(o.tuning), dev, tuning_dtype<R>());
+  return resolve(o.tuning, dev, tuning_dtype<R>(), function);
 }
 
 template <class T, class R, class Op>

@@ -119,18 +119,6 @@ void check_gpu_types(std::string_view function, const device& dev) {
     if (!dev.caps().float64) throw_no_float64(function, dev);
 }
 
-// The scan algorithm value a call's scan tuning asks for (its algorithm field, else auto).
-inline scan_alg scan_alg_of(const scan_tuning& t) {
-  switch (t.algorithm) {
-    case scan_algorithm::reduce_then_scan:
-      return reduce_then_scan{t.block_size, t.items_per_thread, t.sub_group_width};
-    case scan_algorithm::decoupled_lookback:
-      return decoupled_lookback{t.block_size, t.items_per_thread, t.sub_group_width};
-    default:
-      return auto_alg{};
-  }
-}
-
 // op(init, x) for every x: the caller's init applied after a GPU reduction or scan seeded with
 // the neutral element.
 template <class R, class Op>
