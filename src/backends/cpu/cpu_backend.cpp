@@ -5,6 +5,7 @@
 #include <tbb/info.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -110,17 +111,18 @@ const char* register_tunings(void*, const ak_host_v1* host) {
   return detail::register_tuning_defaults(host);
 }
 
-const char* allocate(void* state, std::int64_t, std::size_t bytes, std::size_t alignment,
-                     void** out) {
+const char* allocate(void*, std::int64_t, std::size_t bytes, std::size_t alignment, void** out) {
   *out = nullptr;
   if (bytes == 0) return nullptr;
   try {
     *out = ::operator new (bytes, std::align_val_t{std::max(alignment, host_alignment)});
     return nullptr;
   } catch (const std::bad_alloc&) {
-    auto* s = static_cast<cpu_state*>(state);
-    s->error = "out of host memory allocating " + std::to_string(bytes) + " bytes";
-    return s->error.c_str();
+    // Per thread and without allocating (there is no memory, and threads fail at once): the
+    // message lives until this thread's next failed allocation, as the C table asks.
+    thread_local char message[96];
+    std::snprintf(message, sizeof message, "out of host memory allocating %zu bytes", bytes);
+    return message;
   }
 }
 

@@ -3,7 +3,6 @@
 
 #include <sys/mman.h>
 
-#include <cstdlib>
 #include <mutex>
 #include <new>
 
@@ -24,19 +23,28 @@ cached_block& cache() {
   return *c;
 }
 
+std::size_t alignment(std::size_t bytes) {
+  return bytes >= huge_page ? huge_page : 64;
+}
+
 std::size_t rounded(std::size_t bytes) {
-  const std::size_t align = bytes >= huge_page ? huge_page : 64;
+  const std::size_t align = alignment(bytes);
   return (bytes + align - 1) / align * align;
 }
 
+// Through the global operator new, as every other allocation of ak (a program that replaces it
+// sees and can fail these too); throws std::bad_alloc.
 void* allocate(std::size_t size) {
-  const std::size_t align = size >= huge_page ? huge_page : 64;
-  void* p = std::aligned_alloc(align, size);
-  if (p == nullptr) throw std::bad_alloc();
+  void* p = ::operator new (size, std::align_val_t{alignment(size)});
 #ifdef MADV_HUGEPAGE
   if (size >= huge_page) madvise(p, size, MADV_HUGEPAGE);  // advice only: failure is harmless
 #endif
   return p;
+}
+
+// A block of `size` bytes (rounded) back to operator delete, with the alignment it was made with.
+void free_block(void* p, std::size_t size) noexcept {
+  if (p != nullptr) ::operator delete (p, std::align_val_t{alignment(size)});
 }
 
 }  // namespace
@@ -46,8 +54,10 @@ void* acquire_scratch(std::size_t bytes) {
   {
     cached_block& c = cache();
     std::lock_guard lock(c.mutex);
-    // Reuse the kept block when it fits and is not wastefully large.
-    if (c.block != nullptr && c.bytes >= size && c.bytes / 4 <= size) {
+    // Reuse the kept block when it fits, is not wastefully large and has the alignment of this
+    // size (it goes back as a block of this size).
+    if (c.block != nullptr && c.bytes >= size && c.bytes / 4 <= size &&
+        alignment(c.bytes) == alignment(size)) {
       void* p = c.block;
       c.block = nullptr;
       c.bytes = 0;
@@ -61,23 +71,25 @@ void release_scratch(void* block, std::size_t bytes) noexcept {
   if (block == nullptr) return;
   const std::size_t size = rounded(bytes == 0 ? 1 : bytes);
   void* to_free = block;
+  std::size_t size_of_freed = size;
   {
     cached_block& c = cache();
     std::lock_guard lock(c.mutex);
     // Keep the larger of the kept block and this one.
     if (c.block == nullptr || c.bytes < size) {
       to_free = c.block;
+      size_of_freed = c.bytes;
       c.block = block;
       c.bytes = size;
     }
   }
-  std::free(to_free);
+  free_block(to_free, size_of_freed);
 }
 
 void release_cached_scratch() noexcept {
   cached_block& c = cache();
   std::lock_guard lock(c.mutex);
-  std::free(c.block);
+  free_block(c.block, c.bytes);
   c.block = nullptr;
   c.bytes = 0;
 }

@@ -14,6 +14,7 @@
 #include <boost/context/fiber.hpp>
 #include <boost/context/stack_context.hpp>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -178,11 +179,18 @@ struct launch_state {
   std::mutex mutex;
   std::string message;  // the first failure
 
-  void record(const std::string& m) {
-    std::lock_guard lock(mutex);
-    if (message.empty()) message = m;
+  // Never throws: where the message cannot be kept (out of memory), the launch still fails.
+  void record(std::string_view m) noexcept {
     failed.store(true, std::memory_order_release);
+    std::lock_guard lock(mutex);
+    if (!message.empty()) return;
+    try {
+      message.assign(m);
+    } catch (...) {
+      lost_message = true;
+    }
   }
+  bool lost_message = false;  // a failure whose message could not be kept
 };
 
 struct worker {
@@ -246,11 +254,13 @@ const char* op_name(std::int32_t op) {
       return "shuffle_xor";
     case AK_SIM_BALLOT:
       return "ballot";
+    case AK_SIM_COLLECTIVE:
+      return "a sub-group reduction or scan";
   }
   return "a sub-group operation";
 }
 
-void fail_group(group_run& g, const std::string& why) {
+void fail_group(group_run& g, std::string_view why) noexcept {
   g.failed = true;
   g.w->launch->record(why);
 }
@@ -362,6 +372,9 @@ std::string stuck_message(const group_run& g, int n) {
   return "the group cannot make progress";
 }
 
+void schedule_round(group_run& g, int n, int& done, int& waiting_barrier, std::vector<int>& round,
+                    std::uint64_t& rng);
+
 void run_group(worker& w, std::int64_t linear) {
   launch_state& L = *w.launch;
   const ak_sim_launch_v1& l = *L.launch;
@@ -386,7 +399,12 @@ void run_group(worker& w, std::int64_t linear) {
   w.sub_groups.assign(static_cast<std::size_t>(num_sg), sub_group_state{});
   w.items.resize(static_cast<std::size_t>(n));
 
+  // Every allocation of the scheduler is made here, before any item starts: the ready lists hold
+  // each item at most once.
   g.ready.clear();
+  g.ready.reserve(static_cast<std::size_t>(n));
+  std::vector<int> round;
+  round.reserve(static_cast<std::size_t>(n));
   for (int i = 0; i < n; ++i) {
     item& it = w.items[static_cast<std::size_t>(i)];
     it.st = state::ready;
@@ -425,67 +443,82 @@ void run_group(worker& w, std::int64_t linear) {
   std::uint64_t rng = L.seed ^ (static_cast<std::uint64_t>(linear) * 0x2545F4914F6CDD1Dull);
   int done = 0;
   int waiting_barrier = 0;
-  std::vector<int> round;
   while (done < n) {
     if (g.failed || L.failed.load(std::memory_order_acquire)) {
       // Unwind every item that has not returned: each sync call sees `abort` and returns at once.
+      // Items that never started have nothing to unwind. No item is left suspended: its fiber
+      // would be destroyed with the group.
       for (int pass = 0; pass < 4 && done < n; ++pass)
         for (int i = 0; i < n; ++i) {
           item& it = w.items[static_cast<std::size_t>(i)];
           if (it.st == state::done) continue;
           it.abort = true;
-          if (!it.started) {
-            it.started = true;
-            start_item(it);
-          }
-          resume(it);
+          if (it.started)
+            resume(it);
+          else
+            it.st = state::done;
           if (it.st == state::done) ++done;
         }
       if (done < n) std::abort();  // an item swallowed the unwind: nothing safe is left to do
       break;
     }
-    if (g.ready.empty()) {
-      const int live = n - done;
-      if (waiting_barrier == live && done == 0) {
-        const item& first = w.items[0];
-        for (int i = 1; i < n; ++i) {
-          const item& it = w.items[static_cast<std::size_t>(i)];
-          if (it.line != first.line || !same_file(it.file, first.file)) {
-            fail_group(g, "barrier divergence: " + item_name(first) + " waits at the barrier at " +
-                              at(first.file, first.line) + ", " + item_name(it) + " at " +
-                              at(it.file, it.line));
-            break;
-          }
-        }
-        if (g.failed) continue;
-        waiting_barrier = 0;
-        for (int i = 0; i < n; ++i) {
-          w.items[static_cast<std::size_t>(i)].st = state::ready;
-          g.ready.push_back(i);
-        }
-        continue;
-      }
-      fail_group(g, stuck_message(g, n));
-      continue;
+    // What the scheduler itself can fail at (memory for a fiber's stack or a message) fails the
+    // launch; the items are then unwound above.
+    try {
+      schedule_round(g, n, done, waiting_barrier, round, rng);
+    } catch (const std::exception& e) {
+      fail_group(g, e.what());
     }
-    round.swap(g.ready);
-    g.ready.clear();
-    if (L.seed) shuffle(round, rng);
-    for (int i : round) {
-      item& it = w.items[static_cast<std::size_t>(i)];
-      if (!it.started) {
-        it.started = true;
-        start_item(it);
-      }
-      resume(it);
-      if (it.st == state::done)
-        ++done;
-      else if (it.st == state::barrier)
-        ++waiting_barrier;
-      if (g.failed) break;
-    }
-    // Items of this round not resumed because of a failure are unwound above.
   }
+}
+
+// One step of run_group: releases a barrier everyone reached (or fails the group for one they
+// cannot), or resumes every ready item once, in launch order or shuffled.
+void schedule_round(group_run& g, int n, int& done, int& waiting_barrier, std::vector<int>& round,
+                    std::uint64_t& rng) {
+  worker& w = *g.w;
+  launch_state& L = *w.launch;
+  if (g.ready.empty()) {
+    const int live = n - done;
+    if (waiting_barrier == live && done == 0) {
+      const item& first = w.items[0];
+      for (int i = 1; i < n; ++i) {
+        const item& it = w.items[static_cast<std::size_t>(i)];
+        if (it.line != first.line || !same_file(it.file, first.file)) {
+          fail_group(g, "barrier divergence: " + item_name(first) + " waits at the barrier at " +
+                            at(first.file, first.line) + ", " + item_name(it) + " at " +
+                            at(it.file, it.line));
+          break;
+        }
+      }
+      if (g.failed) return;
+      waiting_barrier = 0;
+      for (int i = 0; i < n; ++i) {
+        w.items[static_cast<std::size_t>(i)].st = state::ready;
+        g.ready.push_back(i);
+      }
+      return;
+    }
+    fail_group(g, stuck_message(g, n));
+    return;
+  }
+  round.swap(g.ready);
+  g.ready.clear();
+  if (L.seed) shuffle(round, rng);
+  for (int i : round) {
+    item& it = w.items[static_cast<std::size_t>(i)];
+    if (!it.started) {
+      start_item(it);  // may throw (no memory for its stack): then it has not started
+      it.started = true;
+    }
+    resume(it);
+    if (it.st == state::done)
+      ++done;
+    else if (it.st == state::barrier)
+      ++waiting_barrier;
+    if (g.failed) break;
+  }
+  // Items of this round not resumed because of a failure are unwound by run_group.
 }
 
 // ---- the workers of a launch -----------------------------------------------------------------
@@ -504,7 +537,14 @@ std::int64_t group_at(const launch_state& L, std::int64_t idx, std::int64_t wind
   return base + perm[idx - base];
 }
 
-thread_local std::string launch_message;
+// Where a failed launch's message lives until the next launch on the thread (the C table's
+// promise): a fixed buffer, so that a failure keeps no memory (long messages are cut).
+thread_local char launch_message[4096];
+
+const char* keep_message(const std::string& m) noexcept {
+  std::snprintf(launch_message, sizeof launch_message, "%s", m.c_str());
+  return launch_message;
+}
 
 }  // namespace
 
@@ -512,9 +552,9 @@ thread_local std::string launch_message;
 
 std::int32_t launch(std::int64_t device, const ak_sim_launch_v1* l, const char** message) {
   auto bad = [&](const std::string& why) {
-    launch_message = "ak::sim::launch: kernel '" + std::string(l && l->name ? l->name : "?") +
-                     "' on sim:" + std::to_string(device) + ": " + why;
-    *message = launch_message.c_str();
+    *message =
+        keep_message("ak::sim::launch: kernel '" + std::string(l && l->name ? l->name : "?") +
+                     "' on sim:" + std::to_string(device) + ": " + why);
     return static_cast<std::int32_t>(AK_SIM_BAD_LAUNCH);
   };
   if (!l || !l->body) return bad("no kernel");
@@ -577,14 +617,21 @@ std::int32_t launch(std::int64_t device, const ak_sim_launch_v1* l, const char**
   } else {
     std::vector<std::thread> threads;
     threads.reserve(static_cast<std::size_t>(nworkers));
-    for (std::int64_t t = 0; t < nworkers; ++t) threads.emplace_back(work);
+    try {
+      for (std::int64_t t = 0; t < nworkers; ++t) threads.emplace_back(work);
+    } catch (const std::exception& e) {
+      // A worker that cannot start (out of memory or threads): the started ones stop at their
+      // next group, and the launch fails as a kernel error instead of leaving them running.
+      L.record(std::string("the simulator could not start its worker threads: ") + e.what());
+    }
     for (auto& t : threads) t.join();
   }
   if (!L.failed.load()) return AK_SIM_OK;
-  launch_message = "kernel '" + std::string(norm.name) + "' on " + L.device_name + " (" +
-                   prof.device_class + "): " + L.message;
-  if (L.seed) launch_message += " [sim seed " + std::to_string(L.seed) + "]";
-  *message = launch_message.c_str();
+  std::string m = "kernel '" + std::string(norm.name) + "' on " + L.device_name + " (" +
+                  prof.device_class +
+                  "): " + (L.lost_message ? "(no memory to say what failed)" : L.message);
+  if (L.seed) m += " [sim seed " + std::to_string(L.seed) + "]";
+  *message = keep_message(m);
   return AK_SIM_KERNEL_FAILED;
 }
 
@@ -678,7 +725,11 @@ std::int32_t poll(ak_sim_item_v1* v) {
 
 void fail(ak_sim_item_v1* v, const char* message) {
   item& it = *static_cast<item*>(v->engine);
-  fail_group(*it.group, item_name(it) + ": " + (message ? message : "failed"));
+  try {
+    fail_group(*it.group, item_name(it) + ": " + (message ? message : "failed"));
+  } catch (...) {  // no memory for the item's name: the message alone
+    fail_group(*it.group, message ? message : "failed");
+  }
 }
 
 void set_seed(std::uint64_t s) {

@@ -17,6 +17,7 @@
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <new>
 #include <type_traits>
 #include <vector>
 
@@ -201,6 +202,25 @@ template <class K, class VV, class P>
 K* sort_bits(K* a, K* b, VV* va, VV* vb, std::int64_t n, int bits, const P& p,
              radix_counters& hist);
 
+// LSD passes of 8-bit digits over the key bits below `bits` of a[0, n), counting on the stack:
+// allocates nothing. The way on for a run whose own passes found no memory for their counters
+// (they take it before their first write, so the run is still whole in a), once the data have
+// begun to move and giving up would lose them. Returns a or b, whichever holds the result.
+template <class K, class VV, class P>
+K* lsd_without_memory(K* a, K* b, VV* va, VV* vb, std::int64_t n, int bits, const P& p) {
+  for (int shift = 0; shift < bits; shift += 8) {
+    const digit d{shift, std::min(8, bits - shift)};
+    const std::size_t buckets = std::size_t{1} << d.bits;
+    std::int64_t offset[256] = {};
+    count_digit(a, 0, n, d, p, offset);
+    if (exclusive_offsets(offset, 1, buckets, n)) continue;  // one digit value: nothing moves
+    scatter_digit(a, b, va, vb, 0, n, d, p, offset);
+    std::swap(a, b);
+    std::swap(va, vb);
+  }
+  return a;
+}
+
 // Sorts each bucket [start[i], start[i + 1]) of b (and vb), i in [first, last), by the key
 // bits below bits_of(i), leaving the results in a (and va). Buckets longer than `longest` are
 // left alone (the caller sorts them).
@@ -217,7 +237,14 @@ void sort_buckets_into(K* a, K* b, VV* va, VV* vb, const std::int64_t* start, st
       vbs = vb + s;
       vas = va + s;
     }
-    if (sort_bits(b + s, a + s, vbs, vas, len, bits_of(i), p, hist) == b + s) {
+    // The earlier buckets are already in a: out of memory here, this bucket goes on without.
+    K* sorted;
+    try {
+      sorted = sort_bits(b + s, a + s, vbs, vas, len, bits_of(i), p, hist);
+    } catch (const std::bad_alloc&) {
+      sorted = lsd_without_memory(b + s, a + s, vbs, vas, len, bits_of(i), p);
+    }
+    if (sorted == b + s) {
       std::copy(b + s, b + s + len, a + s);
       if constexpr (!std::is_same_v<VV, std::nullptr_t>) std::copy(vbs, vbs + len, vas);
     }
@@ -356,6 +383,12 @@ void parallel_sort_bits(K* a, K* b, VV* va, VV* vb, std::int64_t n, int bits, co
     for (std::size_t k = 0; k < nc; ++k)
       offsets[k * buckets + bucket_of[q]] += counts[k * prefixes + q];
   exclusive_offsets(offsets.data(), nc, buckets, n);
+  // Workers take runs of buckets of about n / tasks keys each: planned before the scatter, the
+  // first write to b, so that running out of memory for the plan leaves the keys where they were.
+  const std::int64_t tasks =
+      std::min<std::int64_t>(balanced_task_limit(), static_cast<std::int64_t>(buckets));
+  const std::int64_t longest = std::max<std::int64_t>(n / tasks, target);
+  const std::vector<std::size_t> first_bucket = bucket_runs(start, tasks);
   parallel_tasks(c.count, [&](std::int64_t k) {
     using U = typename P::bits_type;
     const auto from =
@@ -379,9 +412,6 @@ void parallel_sort_bits(K* a, K* b, VV* va, VV* vb, std::int64_t n, int bits, co
       if constexpr (has_values) vb[to] = va[i];
     }
   });
-  const std::int64_t tasks =
-      std::min<std::int64_t>(balanced_task_limit(), static_cast<std::int64_t>(buckets));
-  const std::int64_t longest = std::max<std::int64_t>(n / tasks, target);
   for (std::size_t g = 0; g < buckets; ++g) {
     const std::int64_t s = start[g], len = start[g + 1] - s;
     if (len <= longest) continue;
@@ -391,11 +421,16 @@ void parallel_sort_bits(K* a, K* b, VV* va, VV* vb, std::int64_t n, int bits, co
       vas = va + s;
       vbs = vb + s;
     }
-    parallel_sort_bits(b + s, a + s, vbs, vas, len, bucket_bits(g), p, grain);
-    copy_back(a + s, b + s, vas, vbs, len);
+    // The keys are in b now: out of memory for this bucket's own parallel step, it goes on
+    // without (its step takes its memory before it writes to b).
+    bool in_a = false;
+    try {
+      parallel_sort_bits(b + s, a + s, vbs, vas, len, bucket_bits(g), p, grain);
+    } catch (const std::bad_alloc&) {
+      in_a = lsd_without_memory(b + s, a + s, vbs, vas, len, bucket_bits(g), p) == a + s;
+    }
+    if (!in_a) copy_back(a + s, b + s, vas, vbs, len);
   }
-  // Workers take runs of buckets of about n / tasks keys each.
-  const std::vector<std::size_t> first_bucket = bucket_runs(start, tasks);
   parallel_tasks(tasks, [&](std::int64_t t) {
     radix_counters hist;
     sort_buckets_into(a, b, va, vb, start.data(), first_bucket[static_cast<std::size_t>(t)],
