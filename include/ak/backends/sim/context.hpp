@@ -130,6 +130,46 @@ class context : public kernel::context_base<context> {
     const int src = it_->sub_group_lane ^ mask;
     return src < it_->sub_group_width ? read<T>(all, src) : v;
   }
+  // The sub-group reductions and scans of kernel::context_base, combining values in the same
+  // order (the reduction's tree, the scan's doubling steps), which each lane computes from one
+  // exchange of every lane's value instead of one exchange per step: each exchange switches
+  // fibers once per lane, and these collectives are much of what sim's kernels do. Values larger
+  // than 64 bytes take the base's steps.
+  template <class T, class Op>
+  T sub_group_reduce(T v, Op op, kernel::site s = kernel::site::current()) {
+    if constexpr (sizeof(T) > max_collective_bytes) {
+      return kernel::context_base<context>::sub_group_reduce(v, op, s);
+    } else {
+      const int w = it_->sub_group_width;
+      T vals[max_lanes];
+      gather(vals, exchange(v, AK_SIM_COLLECTIVE, s), w);
+      for (int o = 1; o < w; o *= 2)
+        for (int l = 0; l + o < w; l += 2 * o) vals[l] = op(vals[l], vals[l + o]);
+      return vals[0];
+    }
+  }
+  template <class T, class Op>
+  T sub_group_inclusive_scan(T v, Op op, kernel::site s = kernel::site::current()) {
+    if constexpr (sizeof(T) > max_collective_bytes) {
+      return kernel::context_base<context>::sub_group_inclusive_scan(v, op, s);
+    } else {
+      T vals[max_lanes];
+      scan_lanes(vals, exchange(v, AK_SIM_COLLECTIVE, s), op);
+      return vals[it_->sub_group_lane];
+    }
+  }
+  template <class T, class Op>
+  T sub_group_exclusive_scan(T v, Op op, T init, kernel::site s = kernel::site::current()) {
+    if constexpr (sizeof(T) > max_collective_bytes) {
+      return kernel::context_base<context>::sub_group_exclusive_scan(v, op, init, s);
+    } else {
+      T vals[max_lanes];
+      scan_lanes(vals, exchange(v, AK_SIM_COLLECTIVE, s), op);
+      const int lane = it_->sub_group_lane;
+      return lane == 0 ? init : op(init, vals[lane - 1]);
+    }
+  }
+
   // Bit i set when lane i's predicate holds.
   std::uint64_t ballot(bool p, kernel::site s = kernel::site::current()) {
     const unsigned char mine = p ? 1 : 0;
@@ -203,6 +243,23 @@ class context : public kernel::context_base<context> {
     const void* all = api_->sub_group_exchange(it_, &v, sizeof(T), op, s.file, s.line);
     if (!all) throw detail::unwind{};
     return static_cast<const char*>(all);
+  }
+
+  static constexpr std::size_t max_collective_bytes = 64;
+  static constexpr int max_lanes = 64;  // the widest sub-group of a sim profile
+
+  template <class T>
+  static void gather(T* vals, const char* all, int w) {
+    for (int i = 0; i < w; ++i) vals[i] = read<T>(all, i);
+  }
+  // The inclusive scan of every lane, step by step as context_base's: at distance d each lane
+  // from d on combines its left neighbour's value at that distance (the old one) with its own.
+  template <class T, class Op>
+  void scan_lanes(T* vals, const char* all, Op& op) const {
+    const int w = it_->sub_group_width;
+    gather(vals, all, w);
+    for (int d = 1; d < w; d *= 2)
+      for (int l = w - 1; l >= d; --l) vals[l] = op(vals[l - d], vals[l]);
   }
 
   template <class T>
