@@ -3,12 +3,13 @@
 // must be an ak::error or std::bad_alloc that leaves the call's inputs and outputs as they were, or
 // a result as correct as without the failure (where ak takes another way), and must leak nothing.
 //
-// This program replaces the global operator new and delete (so it is a program of its own): host
-// memory, the cpu device's and sim's device memory, the cpu scratch allocator and every container
-// of libak and libak_sim allocate through them. Memory that oneTBB and the sim engine's fiber
-// stacks take from malloc or mmap directly is not failed. Under the sanitizers LeakSanitizer checks
-// at exit that nothing leaked; the test itself checks that the count of live allocations comes
-// back to where it was.
+// This program replaces the global operator new and delete, every form of them (so it is a program
+// of its own; a form left out would come from the sanitizers' runtime or libstdc++ and pair with
+// the wrong delete): host memory, the cpu device's and sim's device memory, the cpu scratch
+// allocator and every container of libak and libak_sim allocate through them. Memory that oneTBB
+// and the sim engine's fiber stacks take from malloc or mmap directly is not failed. Under the
+// sanitizers LeakSanitizer checks at exit that nothing leaked; the test itself checks that the
+// count of live allocations comes back to where it was.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -81,6 +82,32 @@ void* operator new[](std::size_t n, const std::nothrow_t&) noexcept {
   } catch (...) {
     return nullptr;
   }
+}
+void* operator new(std::size_t n, std::align_val_t a, const std::nothrow_t&) noexcept {
+  try {
+    return allocate(n, static_cast<std::size_t>(a));
+  } catch (...) {
+    return nullptr;
+  }
+}
+void* operator new[](std::size_t n, std::align_val_t a, const std::nothrow_t&) noexcept {
+  try {
+    return allocate(n, static_cast<std::size_t>(a));
+  } catch (...) {
+    return nullptr;
+  }
+}
+void operator delete(void* p, const std::nothrow_t&) noexcept {
+  give_back(p);
+}
+void operator delete[](void* p, const std::nothrow_t&) noexcept {
+  give_back(p);
+}
+void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept {
+  give_back(p);
+}
+void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept {
+  give_back(p);
 }
 void operator delete(void* p) noexcept {
   give_back(p);
