@@ -19,9 +19,11 @@
 #include <numeric>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "../sim/affine.hpp"
+#include "../support/error_message.hpp"
 #include "ak/core/error.hpp"
 #include "ak/gpu/buffer.hpp"
 #include "ak/gpu/launch.hpp"
@@ -100,16 +102,10 @@ using launch_failure = ak::backend_error;
 using launch_failure = ak::sim::kernel_error;
 #endif
 
-// Runs `f` and returns the message of the launch_failure it throws (fails if none).
+// The message of the launch_failure that f throws (fails the test if none).
 template <class F>
 std::string launch_failure_of(F&& f) {
-  try {
-    f();
-  } catch (const launch_failure& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "expected the launch to fail";
-  return {};
+  return ak::test::error_message<launch_failure>(std::forward<F>(f));
 }
 
 // ---- kernels ----------------------------------------------------------------------------------
