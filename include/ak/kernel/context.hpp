@@ -13,7 +13,8 @@
 // The context's type is the backend's (ak::sim::context, and the cuda backend's), so one kernel
 // source serves every backend: kernels are templates over it. Each backend's context provides
 // the primitives listed in `kernel_context` below; `context_base` derives the rest (sub-group
-// reductions, scans, any/all) from them, the same way on every backend. docs/kernel_language.md
+// reductions, scans, any/all) from them, the same way on every backend (sim combines in the same
+// order from one exchange, ak/backends/sim/context.hpp). docs/kernel_language.md
 // describes the rules (convergence, local memory, memory orders) that every backend holds
 // kernels to and that sim checks.
 #pragma once
