@@ -3,9 +3,11 @@
 
 #include "ak/algorithms/accumulate.hpp"
 #include "ak/algorithms/elementwise.hpp"
+#include "ak/algorithms/histogram.hpp"
 #include "ak/algorithms/options.hpp"
 #include "ak/algorithms/reduce.hpp"
 #include "ak/algorithms/search.hpp"
+#include "ak/algorithms/select.hpp"
 #include "ak/algorithms/sort.hpp"
 #include "ak/backends/cpu.hpp"
 #include "ak/core/array.hpp"

@@ -74,6 +74,12 @@ struct search_ranges {
   range cpu_grain = integer(1, big, 4096);
 };
 
+struct select_ranges {
+  range block_size = integer(32, 1024, 256, true);
+  range items_per_thread = integer(1, 32, 8);
+  range cpu_grain = integer(1, big, 65536);
+};
+
 field_schema field(std::string_view name, std::string_view doc, const range& r) {
   return {name, doc, r.min, r.max, r.power_of_two, r.enum_names, r.generic_default};
 }
@@ -114,6 +120,10 @@ std::vector<hook_schema> make_schemas() {
   {
     const search_ranges ranges;
     hooks.push_back(schema<search_hook, search_ranges>({AK_SEARCH_TUNING_FIELDS(AK_SCHEMA_FIELD)}));
+  }
+  {
+    const select_ranges ranges;
+    hooks.push_back(schema<select_hook, select_ranges>({AK_SELECT_TUNING_FIELDS(AK_SCHEMA_FIELD)}));
   }
   return hooks;
 }

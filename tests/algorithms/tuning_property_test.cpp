@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <iterator>
 #include <limits>
 #include <memory>
 #include <numeric>
@@ -98,6 +99,10 @@ struct answers {
   std::int32_t minimum = 0, maximum = 0;
   bool any = false, all = false;
   std::vector<std::int32_t> mapped;
+  std::vector<std::int64_t> found;  // the selection family
+  std::vector<std::int32_t> selected, partitioned, uniques, run_values;
+  std::vector<std::int64_t> run_lengths;
+  std::int64_t partition_count = 0;
   double float_sum = 0;
 };
 
@@ -184,6 +189,16 @@ answers run_all(const data& d, const ak::device& dev) {
   a.first = ak::searchsortedfirst(s, q).to_vector();
   a.last = ak::searchsortedlast(s, q).to_vector();
   a.mapped = ak::map([](std::int32_t x) { return x * 3 - 1; }, v.view()).to_vector();
+  const auto positive = [](std::int32_t x) { return x > 0; };
+  a.found = ak::findall(v, positive).to_vector();
+  a.selected = ak::copy_if(v, positive).to_vector();
+  auto [parts, count] = ak::partition(v, positive);
+  a.partitioned = parts.to_vector();
+  a.partition_count = count;
+  a.uniques = ak::unique(v).to_vector();
+  auto [values, lengths] = ak::run_length_encode(v);
+  a.run_values = values.to_vector();
+  a.run_lengths = lengths.to_vector();
   a.float_sum = static_cast<double>(ak::sum(f));
   return a;
 }
@@ -225,6 +240,13 @@ std::string differences(const answers& x, const answers& y, double tolerance) {
   same("searchsortedfirst", x.first, y.first);
   same("searchsortedlast", x.last, y.last);
   same("map", x.mapped, y.mapped);
+  same("findall", x.found, y.found);
+  same("copy_if", x.selected, y.selected);
+  same("partition", x.partitioned, y.partitioned);
+  same("partition(count)", x.partition_count, y.partition_count);
+  same("unique", x.uniques, y.uniques);
+  same("run_length_encode(values)", x.run_values, y.run_values);
+  same("run_length_encode(lengths)", x.run_lengths, y.run_lengths);
   const bool both_nan = std::isnan(x.float_sum) && std::isnan(y.float_sum);
   if (x.float_sum != y.float_sum && !both_nan &&
       !(std::abs(x.float_sum - y.float_sum) <= tolerance))
@@ -261,11 +283,12 @@ TEST(EveryValidTuning, GivesTheDefaultTuningsAnswer) {
     const ak::sort_tuning so = draw<ak::sort_hook>(r, dev, draws, what);
     const ak::map_tuning mt = draw<ak::map_hook>(r, dev, draws, what);
     const ak::search_tuning se = draw<ak::search_hook>(r, dev, draws, what);
+    const ak::select_tuning sl = draw<ak::select_hook>(r, dev, draws, what);
     SCOPED_TRACE("round " + std::to_string(round) + ", n = " + std::to_string(n) + ":" + what);
     answers got;
     try {
       ak::scoped_tuning o1(ak::reduce_hook{}, rt), o2(ak::scan_hook{}, st), o3(ak::sort_hook{}, so),
-          o4(ak::map_hook{}, mt), o5(ak::search_hook{}, se);
+          o4(ak::map_hook{}, mt), o5(ak::search_hook{}, se), o6(ak::select_hook{}, sl);
       got = run_all(d, dev);
     } catch (const std::exception& e) {
       ADD_FAILURE() << "a valid tuning failed: " << e.what();
@@ -281,6 +304,13 @@ TEST(EveryValidTuning, GivesTheDefaultTuningsAnswer) {
     std::inclusive_scan(d.v.begin(), d.v.end(), scan.begin());
     EXPECT_EQ(want.scan, scan);
     EXPECT_EQ(want.sum, std::accumulate(d.v.begin(), d.v.end(), std::int32_t{0}));
+    std::vector<std::int32_t> sel;
+    std::copy_if(d.v.begin(), d.v.end(), std::back_inserter(sel),
+                 [](std::int32_t x) { return x > 0; });
+    EXPECT_EQ(want.selected, sel);
+    std::vector<std::int32_t> uniq = d.v;
+    uniq.erase(std::unique(uniq.begin(), uniq.end()), uniq.end());
+    EXPECT_EQ(want.uniques, uniq);
   }
   std::printf("EveryValidTuning on %s: %d rounds, %d (hook, field, value) draws\n",
               dev.name().c_str(), rounds, draws);

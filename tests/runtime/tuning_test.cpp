@@ -468,7 +468,7 @@ TEST(Tuning, SchemasDescribeEveryHook) {
   auto hooks = ak::tuning_hooks();
   std::vector<std::string> names;
   for (const auto& h : hooks) names.push_back(h.name);
-  EXPECT_EQ(names, (std::vector<std::string>{"reduce", "scan", "sort", "map", "search"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"reduce", "scan", "sort", "map", "search", "select"}));
   EXPECT_EQ(hooks[0].fields.size(), ak::field_count_v<ak::reduce_tuning>);
   EXPECT_EQ(hooks[1].fields[2].name, "algorithm");
   EXPECT_EQ(hooks[1].fields[2].enum_names,

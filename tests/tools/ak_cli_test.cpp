@@ -44,7 +44,7 @@ TEST(AkCli, InfoJsonHasEveryHookDtypeAndFieldWithItsSource) {
   const auto& d = j["devices"][0];
   EXPECT_EQ(d["name"], "cpu:0");
   EXPECT_TRUE(d["capabilities"]["host_accessible"].get<bool>());
-  const std::vector<std::string> hooks{"reduce", "scan", "sort", "map", "search"};
+  const std::vector<std::string> hooks{"reduce", "scan", "sort", "map", "search", "select"};
   ASSERT_EQ(d["tunings"].size(), hooks.size());
   for (const auto& h : hooks) {
     ASSERT_EQ(d["tunings"][h].size(), 11u) << h;

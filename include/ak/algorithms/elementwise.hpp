@@ -119,10 +119,7 @@ void foreachindex(std::int64_t n, F&& f, const loop_options& o = {}) {
   if (n < 0) throw argument_error("ak::foreachindex", "n", "n >= 0", std::to_string(n));
   const device cpu = detail::algorithm_device("ak::foreachindex", "n", host_memory());
   const map_tuning t = detail::loop_tuning(cpu, dtype::int64, o);
-  const cpu::chunks c = cpu::plan_chunks(n, t.cpu_grain, cpu::balanced_task_limit());
-  cpu::parallel_tasks(c.count, [&](std::int64_t k) {
-    for (std::int64_t i = c.begin(k); i < c.end(k); ++i) f(i);
-  });
+  cpu::parallel_for(n, t.cpu_grain, f);
 }
 
 // f(i) for every linear index i of the elements of `range`, on the device the range is on (on a

@@ -86,6 +86,26 @@ array<T> cpu_copy(const map_tuning& t, view<const T> s) {
   cpu_copy_into(t, out.view(), s);
   return out;
 }
+// The elements of a view, row-major and contiguous: the view's own memory when it is, else a
+// packed copy (cpu_copy with the given grain).
+template <class T>
+class cpu_dense {
+ public:
+  cpu_dense(std::int64_t grain, view<const T> v)
+      : own_(v.is_contiguous() ? array<T>() : cpu_copy(grain_tuning(grain), v)),
+        p_(v.is_contiguous() ? v.data() : own_.data()) {}
+  const T* data() const noexcept { return p_; }
+
+ private:
+  static map_tuning grain_tuning(std::int64_t grain) {
+    map_tuning m{};
+    m.cpu_grain = grain;
+    return m;
+  }
+  array<T> own_;
+  const T* p_;
+};
+
 template <class T>
 array<T> copy_on_cpu(const device& dev, view<const T> s, const loop_options& o) {
   return cpu_copy(tuning(map_hook{}, dev, tuning_dtype<T>(), o.tuning), s);

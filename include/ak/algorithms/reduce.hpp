@@ -113,6 +113,43 @@ bool find_any_front(view<const T> v, const Pred& pred, const loop_options& o,
     return cpu_find_any<Want>(t, v, pred);
 }
 
+// op over load(i) of every element of v (findmin, findmax, extrema; i its row-major index).
+template <class R, template <class> class Load, class T, class Op>
+R reduce_indexed_front(view<const T> v, const Op& op, const char* function) {
+  const device dev = algorithm_device(function, "src", v.memory());
+  if (v.empty()) throw argument_error(function, "src", "at least one element", "none");
+  if (on_gpu(dev)) check_gpu_types<T>(function, dev);
+  const reduce_tuning t = tuning(reduce_hook{}, dev, tuning_dtype<T>());
+  if (on_gpu(dev)) return gpu_reduce_indexed<R, Load>(dev, t, v, op);
+  return cpu_reduce_indexed<R, Load>(t, v, op);
+}
+
+// The same along dims: the elements with their indices (an array of R the size of v), reduced
+// along the dimensions as ak::reduce does.
+template <class R, template <class> class Load, class T, class Op>
+array<R> reduce_indexed_along_front(view<const T> v, const Op& op, const dims& d,
+                                    const char* function) {
+  const device dev = algorithm_device(function, "src", v.memory());
+  if (d.size() > max_rank) throw_bad_dims(function, d.values(), v.rank());
+  const std::uint32_t mask = dims_mask(function, d.values(), v.rank());
+  bool none_reduced = false, none_kept = false;
+  for (std::size_t k = 0; k < v.rank(); ++k)
+    if (v.shape()[k] == 0) ((mask >> k) & 1u ? none_reduced : none_kept) = true;
+  if (none_reduced && !none_kept)
+    throw argument_error(function, "src", "at least one element along the dims reduced",
+                         "shape " + v.shape().to_string());
+  if (on_gpu(dev)) check_gpu_types<T>(function, dev);
+  const reduce_tuning t = tuning(reduce_hook{}, dev, tuning_dtype<T>());
+  array<R> indexed(v.shape(), dev.memory());
+  if (on_gpu(dev))
+    gpu_fill_indexed<R, Load>(dev, t, v, indexed.data());
+  else
+    cpu_fill_indexed<R, Load>(t, v, indexed.data());
+  reduce_options<R> o;
+  o.neutral = R{};
+  return mapreduce_along_front(view<const R>(indexed.view()), identity{}, op, d, o, function);
+}
+
 }  // namespace detail
 
 // op over every element, combined once with init: op(init, x0 op x1 op ...). Init, the result
@@ -179,6 +216,55 @@ Init maximum(const Src& src, const reduce_options<Init>& o = {}) {
 template <class Src, class Init = detail::element_t<const Src>>
 array<Init> maximum(const Src& src, const dims& along, const reduce_options<Init>& o = {}) {
   return reduce(src, maximum_op{}, along, o);
+}
+
+// findmin, findmax: the smallest (largest) element in ak's order and the first index where it
+// occurs (int64, row-major, 0-based), as `.value` and `.index`. NaN propagates as in minimum and
+// maximum: the first NaN is both the smallest and the largest. -0.0 is smaller than +0.0. An empty
+// array is an argument_error. Along dims, an array of them with the reductions' shape; each
+// index is the element's row-major index in src (the elements and their indices are made into an
+// array of src's size first).
+template <class T>
+using found = detail::found_element<T>;
+// extrema: findmin and findmax at once, as `.min` and `.max`.
+template <class T>
+using extrema_result = detail::extrema_element<T>;
+
+template <class Src>
+auto findmin(const Src& src) {
+  using T = detail::element_t<const Src>;
+  return detail::reduce_indexed_front<found<T>, detail::load_found>(
+      detail::as_const_view(src), detail::keep_found<false>{}, "ak::findmin");
+}
+template <class Src>
+auto findmin(const Src& src, const dims& along) {
+  using T = detail::element_t<const Src>;
+  return detail::reduce_indexed_along_front<found<T>, detail::load_found>(
+      detail::as_const_view(src), detail::keep_found<false>{}, along, "ak::findmin");
+}
+template <class Src>
+auto findmax(const Src& src) {
+  using T = detail::element_t<const Src>;
+  return detail::reduce_indexed_front<found<T>, detail::load_found>(
+      detail::as_const_view(src), detail::keep_found<true>{}, "ak::findmax");
+}
+template <class Src>
+auto findmax(const Src& src, const dims& along) {
+  using T = detail::element_t<const Src>;
+  return detail::reduce_indexed_along_front<found<T>, detail::load_found>(
+      detail::as_const_view(src), detail::keep_found<true>{}, along, "ak::findmax");
+}
+template <class Src>
+auto extrema(const Src& src) {
+  using T = detail::element_t<const Src>;
+  return detail::reduce_indexed_front<extrema_result<T>, detail::load_extrema>(
+      detail::as_const_view(src), detail::keep_extrema{}, "ak::extrema");
+}
+template <class Src>
+auto extrema(const Src& src, const dims& along) {
+  using T = detail::element_t<const Src>;
+  return detail::reduce_indexed_along_front<extrema_result<T>, detail::load_extrema>(
+      detail::as_const_view(src), detail::keep_extrema{}, along, "ak::extrema");
 }
 
 // How many elements satisfy pred (count(src): how many are true / nonzero).

@@ -8,9 +8,11 @@
 #include <cstdlib>
 #include <optional>
 #include <string_view>
+#include <vector>
 
 #include "ak/algorithms/detail/arguments.hpp"
 #include "ak/algorithms/detail/reduce_common.hpp"
+#include "ak/algorithms/elementwise_cpu.hpp"
 #include "ak/algorithms/options.hpp"
 #include "ak/backends/cpu/reduce.hpp"
 #include "ak/backends/cpu/strided_loops.hpp"
@@ -72,6 +74,34 @@ void cpu_mapreduce_along(const device& dev, const reduce_tuning& t, view<const T
       std::max<std::int64_t>(16, l2 / 2 / static_cast<std::int64_t>(sizeof(R)));
   cpu::mapreduce_dims(v.data(), out.data(), sp, innermost_reduced, block, f, op, o.init, neutral,
                       t);
+}
+
+// op over load(i) (i the row-major index) of every element of v (not empty), for findmin, findmax
+// and extrema: chunks reduced in parallel, their results combined in order.
+template <class R, template <class> class Load, class T, class Op>
+R cpu_reduce_indexed(const reduce_tuning& t, view<const T> v, const Op& op) {
+  const cpu_dense<T> d(t.cpu_grain, v);
+  const Load<T> load{d.data()};
+  const cpu::chunks c = cpu::plan_chunks(
+      v.size(), t.cpu_grain, t.cpu_tasks > 0 ? t.cpu_tasks : cpu::balanced_task_limit());
+  std::vector<R> part(static_cast<std::size_t>(c.count));
+  cpu::parallel_tasks(c.count, [&](std::int64_t k) {
+    R acc = load(c.begin(k));
+    for (std::int64_t i = c.begin(k) + 1, e = c.end(k); i < e; ++i) acc = op(acc, load(i));
+    part[static_cast<std::size_t>(k)] = acc;
+  });
+  R r = part[0];
+  for (std::size_t k = 1; k < part.size(); ++k) r = op(r, part[k]);
+  return r;
+}
+
+// out[i] = load(i) for every element of v, row-major (the elements with their indices, which
+// findmin, findmax and extrema along dims reduce).
+template <class R, template <class> class Load, class T>
+void cpu_fill_indexed(const reduce_tuning& t, view<const T> v, R* out) {
+  const cpu_dense<T> d(t.cpu_grain, v);
+  const Load<T> load{d.data()};
+  cpu::parallel_for(v.size(), t.cpu_grain, [&](std::int64_t i) { out[i] = load(i); });
 }
 
 // Whether pred holds for some element (want = true) or fails for some (want = false); stops at

@@ -56,6 +56,35 @@ void gpu_mapreduce_along(const device& dev, const reduce_tuning& t, view<const T
     gpu::map(dev, out.data(), out.data(), out.size(), gpu_apply_init<R, Op>{op, *o.init});
 }
 
+// op over load(i) (i the row-major index) of every element of v (not empty), for findmin, findmax
+// and extrema: one block reduction seeded with R{} (no element).
+template <class R, template <class> class Load, class T, class Op>
+R gpu_reduce_indexed(const device& dev, const reduce_tuning& t, view<const T> v, const Op& op) {
+  const gpu_dense<T> d(dev, v);
+  gpu::device_buffer<R> out(dev, 1);
+  gpu::detail::reduce_into(dev, t, Load<T>{d.data()}, v.size(), op, R{}, out.data());
+  return gpu::detail::read_one(dev, out.data());
+}
+
+template <class R, class Load>
+struct gpu_fill_indexed_body {
+  Load load;
+  R* out;
+  AK_KERNEL_FN void operator()(std::int64_t i) const { out[i] = load(i); }
+};
+
+// out[i] = load(i) for every element of v, row-major, on the device.
+template <class R, template <class> class Load, class T>
+void gpu_fill_indexed(const device& dev, const reduce_tuning& t, view<const T> v, R* out) {
+  if (v.empty()) return;
+  const gpu_dense<T> d(dev, v);
+  map_tuning m{};
+  m.block_size = t.block_size;
+  m.items_per_thread = 1;
+  gpu::detail::foreachindex_run(dev, m, v.size(),
+                                gpu_fill_indexed_body<R, Load<T>>{Load<T>{d.data()}, out});
+}
+
 // How many elements satisfy pred: a count on the device (no early exit there).
 template <class T, class Pred>
 std::int64_t gpu_count(const device& dev, const reduce_tuning& t, view<const T> v,
@@ -65,3 +94,12 @@ std::int64_t gpu_count(const device& dev, const reduce_tuning& t, view<const T> 
 }
 
 }  // namespace ak::detail
+
+namespace ak::gpu {
+// findmin's and findmax's choice is commutative (ties go to the lower index), so their loads may
+// be coalesced across work-items.
+template <bool Max>
+struct commutative<ak::detail::keep_found<Max>> : std::true_type {};
+template <>
+struct commutative<ak::detail::keep_extrema> : std::true_type {};
+}  // namespace ak::gpu

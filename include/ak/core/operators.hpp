@@ -196,6 +196,21 @@ struct isless {
   }
 };
 
+// Equality in the same order, AK's `isequal`: a and b are equal when neither is less than the
+// other (every NaN equals every NaN; -0.0 differs from +0.0); other types use operator==. The
+// default equality of unique and run_length_encode.
+struct isequal {
+  template <class A, class B>
+  constexpr bool operator()(const A& a, const B& b) const {
+    if constexpr (std::is_floating_point_v<A> && std::is_floating_point_v<B>)
+      return !isless{}(a, b) && !isless{}(b, a);
+    else if constexpr (std::is_same_v<A, B> && has_ordered_key_v<A>)
+      return ordered_key(a) == ordered_key(b);
+    else
+      return a == b;
+  }
+};
+
 // Which standard operator an operator is, for the precompiled entry points.
 enum class op_kind : std::uint8_t {
   custom,

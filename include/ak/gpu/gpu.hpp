@@ -5,6 +5,8 @@
 #include "ak/gpu/buffer.hpp"
 #include "ak/gpu/dims.hpp"
 #include "ak/gpu/elementwise.hpp"
+#include "ak/gpu/histogram.hpp"
 #include "ak/gpu/radix_sort.hpp"
 #include "ak/gpu/search.hpp"
+#include "ak/gpu/select.hpp"
 #include "ak/gpu/sort.hpp"

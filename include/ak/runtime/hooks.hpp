@@ -79,6 +79,11 @@ enum class sort_algorithm : std::int64_t {
 #define AK_SEARCH_TUNING_FIELDS(F)                                                              \
   F(std::int64_t, block_size, (), "GPU work-items per group")                                    \
   F(std::int64_t, cpu_grain,  (), "CPU queries per task at least")
+
+#define AK_SELECT_TUNING_FIELDS(F)                                                              \
+  F(std::int64_t, block_size,       (), "GPU work-items per group")                              \
+  F(std::int64_t, items_per_thread, (), "GPU consecutive elements each work-item flags (1 to 32)") \
+  F(std::int64_t, cpu_grain,        (), "CPU elements per task at least")
 // clang-format on
 
 // A member of a tuning type: every field starts out unset.
@@ -109,6 +114,11 @@ struct search_tuning {
   AK_SEARCH_TUNING_FIELDS(AK_TUNING_MEMBER)
 };
 
+struct select_tuning {
+  static constexpr std::string_view type_name = "ak::select_tuning";
+  AK_SELECT_TUNING_FIELDS(AK_TUNING_MEMBER)
+};
+
 struct reduce_hook {
   using type = reduce_tuning;
   static constexpr std::string_view name = "reduce";
@@ -128,6 +138,12 @@ struct map_hook {
 struct search_hook {
   using type = search_tuning;
   static constexpr std::string_view name = "search";
+};
+// The selection family (findall, copy_if, partition, unique, run_length_encode: one count, a scan
+// of the counts, one write).
+struct select_hook {
+  using type = select_tuning;
+  static constexpr std::string_view name = "select";
 };
 
 // What makes a type usable as a tuning type: 64-bit fields only, so that every layer can

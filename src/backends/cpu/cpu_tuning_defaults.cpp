@@ -13,6 +13,7 @@ const char* register_tuning_defaults(const ak_host_v1* host) {
   d.add(scan_hook{}, "*", "*", {.cpu_grain = 1 << 16});
   d.add(map_hook{}, "*", "*", {.cpu_grain = 1 << 15});
   d.add(search_hook{}, "*", "*", {.cpu_grain = 1 << 12});
+  d.add(select_hook{}, "*", "*", {.cpu_grain = 1 << 16});
   // Radix sort for numbers, merge sort where a comparison sort is needed. Radix digits of up to
   // 11 bits: a 32-bit key takes an MSD pass and two in-cache passes, a 64-bit key five (8-bit
   // digits measured 1.4x slower on uint32 and int64 at n = 1e7, docs/benchmarks/README.md).

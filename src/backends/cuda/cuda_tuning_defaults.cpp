@@ -31,6 +31,7 @@ const char* register_tuning_defaults(const ak_host_v1* host) {
          .radix_items_per_thread = 4});
   d.add(ak::map_hook{}, "*", "*", {.block_size = 256, .items_per_thread = 4});
   d.add(ak::search_hook{}, "*", "*", {.block_size = 256});
+  d.add(ak::select_hook{}, "*", "*", {.block_size = 256, .items_per_thread = 8});
 
   // Hopper (H100, H200): more bytes in flight per multiprocessor to cover its bandwidth.
   d.add(ak::reduce_hook{}, "sm_90", "*",

@@ -29,6 +29,7 @@ const char* register_tuning_defaults(const ak_host_v1* host) {
          .radix_items_per_thread = 4});
   d.add(ak::map_hook{}, "sim_nvidia", "*", {.block_size = 256, .items_per_thread = 4});
   d.add(ak::search_hook{}, "sim_nvidia", "*", {.block_size = 256});
+  d.add(ak::select_hook{}, "sim_nvidia", "*", {.block_size = 256, .items_per_thread = 8});
 
   // AMD-like: wave64, wider blocks.
   d.add(ak::reduce_hook{}, "sim_amd", "*",
@@ -46,6 +47,7 @@ const char* register_tuning_defaults(const ak_host_v1* host) {
          .radix_items_per_thread = 8});
   d.add(ak::map_hook{}, "sim_amd", "*", {.block_size = 256, .items_per_thread = 4});
   d.add(ak::search_hook{}, "sim_amd", "*", {.block_size = 256});
+  d.add(ak::select_hook{}, "sim_amd", "*", {.block_size = 512, .items_per_thread = 8});
 
   // Intel-like: sub-group 16, smaller blocks.
   d.add(ak::reduce_hook{}, "sim_intel", "*",
@@ -63,6 +65,7 @@ const char* register_tuning_defaults(const ak_host_v1* host) {
          .radix_items_per_thread = 2});
   d.add(ak::map_hook{}, "sim_intel", "*", {.block_size = 128, .items_per_thread = 4});
   d.add(ak::search_hook{}, "sim_intel", "*", {.block_size = 128});
+  d.add(ak::select_hook{}, "sim_intel", "*", {.block_size = 128, .items_per_thread = 8});
 
   // Apple-like: no device-scope fence, so the scan is reduce-then-scan; merge sort for floats.
   d.add(ak::reduce_hook{}, "sim_apple", "*",
@@ -81,6 +84,7 @@ const char* register_tuning_defaults(const ak_host_v1* host) {
   d.add(ak::sort_hook{}, "sim_apple", "float", {.algorithm = sort_algorithm::merge});
   d.add(ak::map_hook{}, "sim_apple", "*", {.block_size = 128, .items_per_thread = 8});
   d.add(ak::search_hook{}, "sim_apple", "*", {.block_size = 128});
+  d.add(ak::select_hook{}, "sim_apple", "*", {.block_size = 128, .items_per_thread = 8});
   return d.status();
 }
 

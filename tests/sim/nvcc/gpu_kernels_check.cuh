@@ -116,3 +116,32 @@ struct mul_add {
 }  // namespace ak_nvcc_check_gpu
 template void ak_nvcc_check::instantiate<
     akgk::foreach_kernel<akgk::broadcast_body<float, int, double, ak_nvcc_check_gpu::mul_add>>>();
+
+// Selection (findall, copy_if, partition, unique, run_length_encode), findmin/findmax/extrema and
+// histograms, with the flags, writers, loads and bins of the algorithms layer.
+#include "ak/algorithms/detail/histogram_common.hpp"
+#include "ak/algorithms/detail/select_common.hpp"
+#include "ak/gpu/kernels/histogram.hpp"
+#include "ak/gpu/kernels/select.hpp"
+namespace akd = ak::detail;
+template void ak_nvcc_check::instantiate<akgk::reduce_kernel<
+    std::int64_t, akgk::load_flag<akd::pred_flag<float, akd::truthy>>, akgk::sum_op>>();
+template void ak_nvcc_check::instantiate<akgk::select_write_kernel<
+    akd::run_head_flag<double, ak::isequal>, akd::write_run_start<double>>>();
+template void ak_nvcc_check::instantiate<
+    akgk::select_write_kernel<akd::array_flag<bool>, akd::write_partition<std::int8_t>>>();
+template void ak_nvcc_check::instantiate<akgk::select_write_kernel<
+    akd::pred_flag<std::int32_t, akd::truthy>, akd::write_selected_pair<std::int32_t, float>>>();
+template void ak_nvcc_check::instantiate<
+    akgk::select_write_kernel<akd::pred_flag<std::uint16_t, akd::truthy>, akd::write_index>>();
+template void ak_nvcc_check::instantiate<akgk::foreach_kernel<akd::run_lengths>>();
+template void ak_nvcc_check::instantiate<akgk::reduce_striped_kernel<
+    akd::found_element<double>, akd::load_found<double>, akd::keep_found<false>>>();
+template void ak_nvcc_check::instantiate<akgk::reduce_kernel<
+    akd::extrema_element<std::int64_t>, akd::load_extrema<std::int64_t>, akd::keep_extrema>>();
+template void
+ak_nvcc_check::instantiate<akgk::histogram_kernel<std::uint64_t, akd::even_bin<std::uint64_t>>>();
+template void
+ak_nvcc_check::instantiate<akgk::histogram_kernel<std::int16_t, akd::even_bin<std::int16_t>>>();
+template void ak_nvcc_check::instantiate<akgk::histogram_kernel<float, akd::even_bin<float>>>();
+template void ak_nvcc_check::instantiate<akgk::histogram_kernel<double, akd::edge_bin<double>>>();

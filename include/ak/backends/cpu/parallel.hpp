@@ -58,4 +58,13 @@ inline std::int64_t balanced_task_limit() noexcept {
   return 4 * num_threads();
 }
 
+// f(i) for every i in [0, n), in chunks of at least `grain` indices run in parallel.
+template <class F>
+void parallel_for(std::int64_t n, std::int64_t grain, F&& f) {
+  const chunks c = plan_chunks(n, grain, balanced_task_limit());
+  parallel_tasks(c.count, [&](std::int64_t k) {
+    for (std::int64_t i = c.begin(k), e = c.end(k); i < e; ++i) f(i);
+  });
+}
+
 }  // namespace ak::cpu

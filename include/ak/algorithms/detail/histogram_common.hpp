@@ -1,0 +1,71 @@
+// What the histogram front shares with both halves: the bin of a value, for even bins and for an
+// array of edges, written once over plain values and pointers (the GPU half calls them in
+// kernels).
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "ak/core/operators.hpp"
+#include "ak/kernel/config.hpp"
+
+namespace ak::detail {
+
+// count equal bins over [lower, upper], the last one closed: bin(x) = floor((x - lower) /
+// (upper - lower) * count), in double for floating-point types and exactly for integers; -1 for
+// x outside and for NaN.
+template <class T>
+struct even_bin {
+  T lower;
+  T upper;
+  std::int64_t count;
+  AK_KERNEL_FN std::int64_t operator()(const T& x) const {
+    std::int64_t j = 0;
+    if constexpr (std::is_floating_point_v<T>) {
+      if (!(x >= lower && x <= upper)) return -1;  // NaN too
+      const double f = (static_cast<double>(x) - static_cast<double>(lower)) /
+                       (static_cast<double>(upper) - static_cast<double>(lower)) *
+                       static_cast<double>(count);
+      j = static_cast<std::int64_t>(f);
+    } else {
+      if (x < lower || x > upper) return -1;
+      // The offset and the width as unsigned numbers (they fit, where x - lower may not).
+      using U = std::make_unsigned_t<T>;
+      const std::uint64_t off = static_cast<U>(static_cast<U>(x) - static_cast<U>(lower));
+      const std::uint64_t width = static_cast<U>(static_cast<U>(upper) - static_cast<U>(lower));
+      if constexpr (sizeof(T) < 8) {
+        j = static_cast<std::int64_t>(off * static_cast<std::uint64_t>(count) / width);
+      } else {
+        __extension__ using u128 = unsigned __int128;
+        j = static_cast<std::int64_t>(static_cast<u128>(off) * static_cast<u128>(count) / width);
+      }
+    }
+    return j < count ? j : count - 1;
+  }
+};
+
+// Bins between consecutive edges (m of them, ascending in ak's order): bin j holds
+// [edges[j], edges[j + 1]), the last one closed; -1 outside and for NaN.
+template <class T>
+struct edge_bin {
+  const T* edges;
+  std::int64_t m;
+  AK_KERNEL_FN std::int64_t operator()(const T& x) const {
+    if constexpr (std::is_floating_point_v<T>)
+      if (x != x) return -1;
+    // The first edge greater than x.
+    std::int64_t lo = 0, hi = m;
+    while (lo < hi) {
+      const std::int64_t mid = lo + (hi - lo) / 2;
+      if (isless{}(x, edges[mid]))
+        hi = mid;
+      else
+        lo = mid + 1;
+    }
+    if (lo == 0) return -1;  // below the first edge
+    if (lo == m) return isequal{}(x, edges[m - 1]) ? m - 2 : -1;
+    return lo - 1;
+  }
+};
+
+}  // namespace ak::detail

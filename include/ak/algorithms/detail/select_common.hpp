@@ -1,0 +1,116 @@
+// What the selection family's front shares with both halves: the flags (which indices a call
+// selects) and the writers (what it writes for each index, given its rank among the selected),
+// written once over plain pointers so that the cpu half calls them on host memory and the GPU
+// half in kernels on device memory. A selection calls flag(i) for every index and then
+// write(i, rank, flag(i)), rank being the number of selected indices before i
+// (ak/backends/cpu/select.hpp, ak/gpu/select.hpp).
+#pragma once
+
+#include <cstdint>
+
+#include "ak/algorithms/detail/reduce_common.hpp"  // truthy, findall's default predicate
+#include "ak/kernel/config.hpp"
+
+namespace ak::detail {
+
+// ---- flags ------------------------------------------------------------------------------------
+
+// pred(in[i]).
+template <class T, class Pred>
+struct pred_flag {
+  const T* in;
+  Pred pred;
+  AK_KERNEL_FN bool operator()(std::int64_t i) const { return static_cast<bool>(pred(in[i])); }
+};
+
+// flags[i] converted to bool (copy_if with an array of flags).
+template <class F>
+struct array_flag {
+  const F* flags;
+  AK_KERNEL_FN bool operator()(std::int64_t i) const { return static_cast<bool>(flags[i]); }
+};
+
+// The first element of each run of equal consecutive elements: i == 0 or !eq(in[i - 1], in[i]).
+template <class T, class Eq>
+struct run_head_flag {
+  const T* in;
+  Eq eq;
+  AK_KERNEL_FN bool operator()(std::int64_t i) const {
+    return i == 0 || !static_cast<bool>(eq(in[i - 1], in[i]));
+  }
+};
+
+// ---- writers ----------------------------------------------------------------------------------
+
+// out[rank] = i for each selected i (findall).
+struct write_index {
+  std::int64_t* out;
+  AK_KERNEL_FN void operator()(std::int64_t i, std::int64_t r, bool s) const {
+    if (s) out[r] = i;
+  }
+};
+
+// out[rank * stride] = in[i] for each selected i (copy_if, select_into, unique).
+template <class T>
+struct write_selected {
+  const T* in;
+  T* out;
+  std::int64_t stride;
+  AK_KERNEL_FN void operator()(std::int64_t i, std::int64_t r, bool s) const {
+    if (s) out[r * stride] = in[i];
+  }
+};
+
+// Stable partition: the selected in order from out[0], the others in order after the `selected`
+// of them (i - r of the others come before i).
+template <class T>
+struct write_partition {
+  const T* in;
+  T* out;
+  std::int64_t selected;
+  AK_KERNEL_FN void operator()(std::int64_t i, std::int64_t r, bool s) const {
+    out[s ? r : selected + (i - r)] = in[i];
+  }
+};
+
+// The selected keys and their values (unique_by_key).
+template <class K, class V>
+struct write_selected_pair {
+  const K* keys;
+  const V* values;
+  K* keys_out;
+  V* values_out;
+  AK_KERNEL_FN void operator()(std::int64_t i, std::int64_t r, bool s) const {
+    if (s) {
+      keys_out[r] = keys[i];
+      values_out[r] = values[i];
+    }
+  }
+};
+
+// The value of each run and where it starts (run_length_encode; starts[runs] = n is set apart).
+template <class T>
+struct write_run_start {
+  const T* in;
+  T* values;
+  std::int64_t* starts;
+  AK_KERNEL_FN void operator()(std::int64_t i, std::int64_t r, bool s) const {
+    if (s) {
+      values[r] = in[i];
+      starts[r] = i;
+    }
+  }
+};
+
+// lengths[r] = starts[r + 1] - starts[r] (the body of a loop over the runs).
+struct run_lengths {
+  const std::int64_t* starts;
+  std::int64_t* lengths;
+  std::int64_t runs;
+  std::int64_t n;
+  AK_KERNEL_FN void operator()(std::int64_t r) const {
+    lengths[r] = (r + 1 < runs ? starts[r + 1] : n) - starts[r];
+  }
+};
+
+}  // namespace ak::detail
