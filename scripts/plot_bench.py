@@ -25,6 +25,10 @@ GROUPS = OrderedDict(
         ("sort", ["sort", "sort_custom", "sort_struct"]),
         ("sort_keys", ["sortperm", "sort_by_key", "searchsorted"]),
         ("dims", ["sum_dims0", "sum_dims1"]),
+        (
+            "select",
+            ["findall", "copy_if", "partition", "unique", "run_length_encode", "findmin", "histogram"],
+        ),
     ]
 )
 PEER_ORDER = [
@@ -34,6 +38,7 @@ PEER_ORDER = [
     "boost::block_indirect_sort",
     "boost::parallel_stable_sort",
     "pdqsort",
+    "thrust (tbb)",
 ]
 
 

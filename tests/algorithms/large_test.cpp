@@ -1,6 +1,6 @@
 // Lengths past 2^31 (DESIGN.md section 6: sizes and indices are 64-bit; every algorithm works
-// at lengths past 2^31): reduce, count, accumulate and sort an int8 array of 2^31 + 17
-// elements on cpu (about 4.3 GB at the peak: the array plus one more of its size), and the GPU
+// at lengths past 2^31): reduce, count, accumulate, select, histogram and sort an int8 array of
+// 2^31 + 17 elements on cpu (about 4.3 GB at the peak: the array plus one more of its size), and the GPU
 // algorithms that take one pass on sim:0 (LargeOnSim). CTest label `large`.
 #include "test_support.hpp"
 
@@ -87,6 +87,31 @@ TEST(Large, Int8PastTwoToThe31) {
     EXPECT_EQ(bad, -1) << "cumsum differs first at " << bad;
   }
 
+  // Selection and counting: the 77s (the last element among them) found, copied and counted;
+  // the histogram of 256 even bins over [-128, 127] is the value histogram; findmin; a stable
+  // partition in place (a second array of the same size inside the call).
+  {
+    const ak::array<i64> at = ak::findall(a, [](std::int8_t x) { return x == 77; });
+    ASSERT_EQ(at.size(), hist[77]);
+    i64 bad = -1;
+    for (i64 k = 0; k < at.size() && bad < 0; ++k)
+      if (p[at.data()[k]] != 77 || (k > 0 && at.data()[k] <= at.data()[k - 1])) bad = k;
+    EXPECT_EQ(bad, -1) << "findall's index " << bad << " is wrong";
+    EXPECT_EQ(at.data()[at.size() - 1], n - 1);
+    EXPECT_EQ(ak::copy_if(a, [](std::int8_t x) { return x == 77; }).size(), hist[77]);
+    const ak::array<i64> h = ak::histogram(a, ak::even_bins<std::int8_t>{-128, 127, 256});
+    for (int v = -128; v < 128; ++v)
+      ASSERT_EQ(h.data()[v + 128], ref.count(v)) << "histogram bin of " << v;
+    EXPECT_EQ(ak::findmin(a).value, lowest);
+    i64 negative = 0;
+    for (int v = -128; v < 0; ++v) negative += ref.count(v);
+    EXPECT_EQ(ak::partition_inplace(a, [](std::int8_t x) { return x < 0; }), negative);
+    i64 misplaced = -1;
+    for (i64 i = 0; i < n && misplaced < 0; ++i)
+      if ((p[i] < 0) != (i < negative)) misplaced = i;
+    EXPECT_EQ(misplaced, -1) << "partition_inplace: element " << misplaced << " on the wrong side";
+  }
+
   // sort_inplace (the default: radix sort): non-decreasing, the same histogram.
   ak::sort_inplace(a);
   std::array<i64, 256> after{};
@@ -103,6 +128,13 @@ TEST(Large, Int8PastTwoToThe31) {
   for (std::size_t j = 0; j < queries.size(); ++j) {
     EXPECT_EQ(first.data()[j], ref.first_of(queries[j])) << "query " << int{queries[j]};
   }
+  // Runs of the sorted array: one per value that occurs, as long as its count.
+  auto [values, lengths] = ak::run_length_encode(a);
+  i64 distinct = 0;
+  for (int v = -128; v < 128; ++v) distinct += ref.count(v) > 0 ? 1 : 0;
+  ASSERT_EQ(values.size(), distinct);
+  for (i64 k = 0; k < values.size(); ++k)
+    EXPECT_EQ(lengths.data()[k], ref.count(values.data()[k])) << "run of " << int{values.data()[k]};
 }
 
 // The same length on sim:0, through the public functions, whose GPU kernels index with 64-bit

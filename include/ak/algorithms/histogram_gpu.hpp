@@ -16,7 +16,7 @@ array<std::int64_t> gpu_histogram(const device& dev, const select_tuning& t, vie
   if (v.empty()) {
     map_tuning m{};
     m.block_size = t.block_size;
-    m.items_per_thread = 1;
+    m.items_per_thread = t.items_per_thread;
     gpu::detail::foreachindex_run(dev, m, bins,
                                   gpu::kernels::fill_body<std::int64_t>{out.data(), 0});
     return out;

@@ -80,7 +80,7 @@ void gpu_fill_indexed(const device& dev, const reduce_tuning& t, view<const T> v
   const gpu_dense<T> d(dev, v);
   map_tuning m{};
   m.block_size = t.block_size;
-  m.items_per_thread = 1;
+  m.items_per_thread = t.items_per_thread;
   gpu::detail::foreachindex_run(dev, m, v.size(),
                                 gpu_fill_indexed_body<R, Load<T>>{Load<T>{d.data()}, out});
 }

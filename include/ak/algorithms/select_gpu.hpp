@@ -43,7 +43,7 @@ class gpu_selection {
     if (n == 0) return;
     map_tuning m{};
     m.block_size = t_.block_size;
-    m.items_per_thread = 1;
+    m.items_per_thread = t_.items_per_thread;
     gpu::detail::foreachindex_run(dev_, m, n, body);
   }
   template <class T>

@@ -46,7 +46,7 @@ void histogram_run(const ak::device& dev, const select_tuning& t, const T* in, s
          kernels::histogram_kernel<T, Bin>{in, n, chunk, bin, bins, rows.data(), partials.data()});
   map_tuning m{};
   m.block_size = block;
-  m.items_per_thread = 1;
+  m.items_per_thread = t.items_per_thread;
   foreachindex_run(dev, m, bins, sum_rows_body{partials.data(), out, groups, bins});
 }
 

@@ -37,10 +37,11 @@ select_counts select_count_run(const ak::device& dev, const select_tuning& t, st
          kernels::reduce_kernel<std::int64_t, load, kernels::sum_op>{
              load{flag}, c.ends.data(), n, tile, ipt, kernels::sum_op{}, std::int64_t{0}});
   if (tiles > 1) {
+    // The tile counts scanned in tiles of the selection's shape, on the device's sub-groups.
     scan_tuning st{};
     st.block_size = block;
-    st.items_per_thread = 4;
-    st.sub_group_width = 0;
+    st.items_per_thread = ipt;
+    st.sub_group_width = dev.info().sub_group_width;
     const resolved_scan rs{scan_algorithm::reduce_then_scan, st};
     reduce_then_scan_into(dev, fit_scan<std::int64_t, kernels::sum_op>(dev, rs), c.ends.data(),
                           c.ends.data(), tiles, kernels::sum_op{}, std::int64_t{0}, true);

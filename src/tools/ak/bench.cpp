@@ -49,6 +49,9 @@ std::vector<std::string> available_peers() {
 #ifdef AK_BENCH_HAVE_PDQSORT
   p.emplace_back(pdqsort_peer);
 #endif
+#ifdef AK_BENCH_HAVE_THRUST
+  p.emplace_back(thrust_tbb);
+#endif
   return p;
 }
 
@@ -392,6 +395,7 @@ std::vector<op_spec> all_ops() {
   add_sort_ops(ops);
   add_custom_sort_ops(ops);
   add_sort_key_ops(ops);
+  add_select_ops(ops);
   // In the order of the table, the one list of op names (bench_cli.cpp), which must name each.
   const std::vector<std::string>& order = bench_op_names();
   for (const op_spec& o : ops)
@@ -545,18 +549,22 @@ int run_bench(const bench_options& o) {
                         {"threads", threads}});
   }
 
-  std::cout << "\nvs ak: the median over pairs of (peer time / ak time) from alternating runs; "
-               "> 1 means ak is faster.\n"
-            << "GB/s: the bytes the op must move / median time; %bw: that / the bandwidth "
-               "of the same moments: a probe (a read of a 1 GiB buffer for ops that only read, a "
-               "copy for "
-               "ops that also write) alternates with ak in each case, and %bw is the median over "
-               "those pairs (this machine's bandwidth drifts).\n"
-            << "bytes counted: reduce, mapreduce, count, any, all, sum_dims: the input once; "
-               "map, broadcast, accumulate: input read + output written; sorts: the data read "
-               "and written once (a lower bound: sorts make several passes); sortperm: keys "
-               "read + int64 permutation written; sort_by_key: keys and int64 values read and "
-               "written once; searchsorted: queries read + int64 results written.\n";
+  std::cout
+      << "\nvs ak: the median over pairs of (peer time / ak time) from alternating runs; "
+         "> 1 means ak is faster.\n"
+      << "GB/s: the bytes the op must move / median time; %bw: that / the bandwidth "
+         "of the same moments: a probe (a read of a 1 GiB buffer for ops that only read, a "
+         "copy for "
+         "ops that also write) alternates with ak in each case, and %bw is the median over "
+         "those pairs (this machine's bandwidth drifts).\n"
+      << "bytes counted: reduce, mapreduce, count, any, all, sum_dims: the input once; "
+         "map, broadcast, accumulate: input read + output written; sorts: the data read "
+         "and written once (a lower bound: sorts make several passes); sortperm: keys "
+         "read + int64 permutation written; sort_by_key: keys and int64 values read and "
+         "written once; searchsorted: queries read + int64 results written; findall, copy_if, "
+         "unique, run_length_encode: the input read + what is selected written (int64 "
+         "indices, elements, int64 lengths); partition: the input read and written once; "
+         "findmin, histogram: the input once.\n";
 
   const std::int64_t l3 = device("cpu").info().l3_cache_bytes;
   bool in_cache = false;

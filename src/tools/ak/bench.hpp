@@ -47,6 +47,7 @@ inline constexpr const char* boost_bis = "boost::block_indirect_sort";
 inline constexpr const char* boost_pss = "boost::parallel_stable_sort";
 inline constexpr const char* pdqsort_peer = "pdqsort";
 inline constexpr const char* plain_lsd8 = "plain LSD radix (8-bit digits)";
+inline constexpr const char* thrust_tbb = "thrust (tbb)";
 
 // One implementation of a case: ak or a peer.
 struct impl {
@@ -74,7 +75,7 @@ struct bench_case {
 // built, run and dropped one at a time, so that only one case's memory is alive.
 struct op_spec {
   std::string name;
-  std::string group;  // for the plot script: reduce, elementwise, sort, sort_keys, dims
+  std::string group;  // for the plot script: reduce, elementwise, sort, sort_keys, dims, select
   std::vector<dtype> default_dtypes;
   std::function<bench_case(dtype, std::int64_t)> build;
   std::int64_t default_n = 10'000'000;  // without --n
@@ -84,6 +85,7 @@ void add_elementwise_ops(std::vector<op_spec>& ops);  // bench_elementwise.cpp
 void add_sort_ops(std::vector<op_spec>& ops);         // bench_sort.cpp
 void add_custom_sort_ops(std::vector<op_spec>& ops);  // bench_sort_custom.cpp
 void add_sort_key_ops(std::vector<op_spec>& ops);     // bench_sort_keys.cpp
+void add_select_ops(std::vector<op_spec>& ops);       // bench_select.cpp
 
 // Without --n, sorts run on fewer elements than the rest, so that the default run takes about a
 // minute on two cores.

@@ -30,6 +30,13 @@ const std::vector<std::string>& bench_op_names() {
                                               "sortperm",
                                               "sort_by_key",
                                               "searchsorted",
+                                              "findall",
+                                              "copy_if",
+                                              "partition",
+                                              "unique",
+                                              "run_length_encode",
+                                              "findmin",
+                                              "histogram",
                                               "sum_dims0",
                                               "sum_dims1"};
   return names;

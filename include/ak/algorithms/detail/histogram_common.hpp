@@ -29,16 +29,21 @@ struct even_bin {
       j = static_cast<std::int64_t>(f);
     } else {
       if (x < lower || x > upper) return -1;
-      // The offset and the width as unsigned numbers (they fit, where x - lower may not).
+      // The offset and the width as unsigned numbers (they fit, where x - lower may not), and
+      // j the largest with j * width <= off * count: estimated in double, then corrected by
+      // exact 128-bit products (no division).
       using U = std::make_unsigned_t<T>;
+      __extension__ using u128 = unsigned __int128;
       const std::uint64_t off = static_cast<U>(static_cast<U>(x) - static_cast<U>(lower));
       const std::uint64_t width = static_cast<U>(static_cast<U>(upper) - static_cast<U>(lower));
-      if constexpr (sizeof(T) < 8) {
-        j = static_cast<std::int64_t>(off * static_cast<std::uint64_t>(count) / width);
-      } else {
-        __extension__ using u128 = unsigned __int128;
-        j = static_cast<std::int64_t>(static_cast<u128>(off) * static_cast<u128>(count) / width);
-      }
+      const u128 target = static_cast<u128>(off) * static_cast<std::uint64_t>(count);
+      j = static_cast<std::int64_t>(static_cast<double>(off) / static_cast<double>(width) *
+                                    static_cast<double>(count));
+      j = j < 0 ? 0 : j >= count ? count - 1 : j;
+      while (j > 0 && static_cast<u128>(static_cast<std::uint64_t>(j)) * width > target) --j;
+      while (j + 1 < count &&
+             static_cast<u128>(static_cast<std::uint64_t>(j + 1)) * width <= target)
+        ++j;
     }
     return j < count ? j : count - 1;
   }
