@@ -1,7 +1,7 @@
 // Lengths past 2^31 (DESIGN.md section 6: sizes and indices are 64-bit; every algorithm works
 // at lengths past 2^31): reduce, count, accumulate, select, histogram and sort an int8 array of
-// 2^31 + 17 elements on cpu (about 4.3 GB at the peak: the array plus one more of its size), and the GPU
-// algorithms that take one pass on sim:0 (LargeOnSim). CTest label `large`.
+// 2^31 + 17 elements on cpu (about 4.3 GB at the peak: the array plus one more of its size), and
+// the GPU algorithms that take one pass on sim:0 (LargeOnSim). CTest label `large`.
 #include "test_support.hpp"
 
 namespace akt {

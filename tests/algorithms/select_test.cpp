@@ -132,9 +132,13 @@ std::pair<buf<T>, buf<i64>> ref_runs(const buf<T>& v, Eq eq) {
 TYPED_TEST(Select, EverySizeAndPattern) {
   using T = TypeParam;
   AKT_RANDOM(r);
+  // On sim, where each work-item is a fiber, the patterns whose runs and selections differ most.
+  const std::vector<pattern> patterns =
+      pick<std::vector<pattern>>({pattern::random, pattern::sorted, pattern::equal, pattern::few,
+                                  pattern::special, pattern::extremes},
+                                 {pattern::random, pattern::equal, pattern::few, pattern::special});
   for (i64 n : all_sizes())
-    for (pattern p : {pattern::random, pattern::sorted, pattern::equal, pattern::few,
-                      pattern::special, pattern::extremes}) {
+    for (pattern p : patterns) {
       SCOPED_TRACE("n = " + std::to_string(n) + ", pattern " + name_of(p));
       const buf<T> v = make_data<T>(n, p, r);
       const before<T> pred{n > 0 ? v[r.between(0, n - 1)] : T(0)};
@@ -508,9 +512,9 @@ i64 ref_even_bin(T x, T lower, T upper, i64 count) {
   i64 j = 0;
   if constexpr (is_float_v<T>) {
     if (!(x >= lower && x <= upper)) return -1;
-    j = static_cast<i64>((static_cast<double>(x) - static_cast<double>(lower)) /
-                         (static_cast<double>(upper) - static_cast<double>(lower)) *
-                         static_cast<double>(count));
+    const double scale =
+        static_cast<double>(count) / (static_cast<double>(upper) - static_cast<double>(lower));
+    j = static_cast<i64>((static_cast<double>(x) - static_cast<double>(lower)) * scale);
   } else {
     if (x < lower || x > upper) return -1;
     __extension__ using wide = __int128;

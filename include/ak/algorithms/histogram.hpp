@@ -4,16 +4,17 @@
 //   auto h = ak::histogram(v, ak::even_bins<float>{.lower = 0, .upper = 1, .count = 256});
 //   auto g = ak::histogram(v, edges);   // bin j: [edges[j], edges[j + 1]), the last one closed
 //
-// Even bins: `count` equal bins over [lower, upper], the last one closed at `upper`; the bin of x
-// is floor((x - lower) / (upper - lower) * count), computed in double for floating-point types and
-// exactly for integers, compared numerically (-0.0 and +0.0 are the same value). With edges (a
-// 1-d array of at least two, ascending in ak's order, no NaN): the bin of x is the j with
-// edges[j] <= x < edges[j + 1] in ak's order, x equal to the last edge in the last bin. Values
-// outside the bins and NaN are not counted. Deterministic: counts are exact.
+// Even bins: `count` equal bins over [lower, upper], the last one closed at `upper`; the bin of
+// x is floor((x - lower) * (count / (upper - lower))) computed in double for floating-point
+// types, and exactly floor((x - lower) * count / (upper - lower)) for integers, compared
+// numerically (-0.0 and +0.0 are the same value). With edges (a 1-d array of at least two,
+// ascending in ak's order, no NaN): the bin of x is the j with edges[j] <= x < edges[j + 1] in
+// ak's order, x equal to the last edge in the last bin. Values outside the bins and NaN are not
+// counted. Deterministic: counts are exact.
 //
 // This is the family's front: it checks the bins (before anything is written), finds the device
-// and looks the `select` tuning up once, then runs the cpu half (histogram_cpu.hpp) or the GPU half
-// (histogram_gpu.hpp).
+// and looks the `select` tuning up once, then runs the cpu half (histogram_cpu.hpp) or the GPU
+// half (histogram_gpu.hpp).
 #pragma once
 
 #include <cstdint>
@@ -66,8 +67,8 @@ array<std::int64_t> histogram(const Src& src, const even_bins<T>& bins,
     throw argument_error(
         function, "bins", "lower < upper",
         "lower " + std::to_string(bins.lower) + ", upper " + std::to_string(bins.upper));
-  return detail::histogram_front(dev, v, detail::even_bin<T>{bins.lower, bins.upper, bins.count},
-                                 bins.count, o);
+  return detail::histogram_front(
+      dev, v, detail::even_bin<T>::make(bins.lower, bins.upper, bins.count), bins.count, o);
 }
 
 // Bins between sorted edges (an array of at least two, on src's device).

@@ -4,10 +4,12 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <optional>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "ak/algorithms/detail/arguments.hpp"
@@ -76,18 +78,55 @@ void cpu_mapreduce_along(const device& dev, const reduce_tuning& t, view<const T
                       t);
 }
 
+// The element findmin (Max = false) or findmax (Max = true) keeps from p[b, e) (b < e), for
+// arithmetic types: what keep_found gives, in one comparison per element (the first NaN ends
+// the run: nothing after it can win).
+template <bool Max, class T>
+found_element<T> find_in_run(const T* p, std::int64_t b, std::int64_t e) {
+  found_element<T> best{p[b], b};
+  if constexpr (std::is_floating_point_v<T>)
+    if (best.value != best.value) return best;
+  for (std::int64_t i = b + 1; i < e; ++i) {
+    const T x = p[i];
+    if (Max ? best.value < x : x < best.value) {
+      best = {x, i};
+    } else if constexpr (std::is_floating_point_v<T>) {
+      if (x != x) return {x, i};
+      // -0.0 before +0.0 in ak's order.
+      if (x == best.value && std::signbit(Max ? best.value : x) &&
+          !std::signbit(Max ? x : best.value))
+        best = {x, i};
+    }
+  }
+  return best;
+}
+
 // op over load(i) (i the row-major index) of every element of v (not empty), for findmin, findmax
-// and extrema: chunks reduced in parallel, their results combined in order.
+// and extrema: chunks reduced in parallel, their results combined in order. Arithmetic elements
+// take find_in_run (extrema: both, over blocks that stay in the L1 cache).
 template <class R, template <class> class Load, class T, class Op>
 R cpu_reduce_indexed(const reduce_tuning& t, view<const T> v, const Op& op) {
   const cpu_dense<T> d(t.cpu_grain, v);
   const Load<T> load{d.data()};
+  const T* p = d.data();
   const cpu::chunks c = cpu::plan_chunks(
       v.size(), t.cpu_grain, t.cpu_tasks > 0 ? t.cpu_tasks : cpu::balanced_task_limit());
   std::vector<R> part(static_cast<std::size_t>(c.count));
   cpu::parallel_tasks(c.count, [&](std::int64_t k) {
-    R acc = load(c.begin(k));
-    for (std::int64_t i = c.begin(k) + 1, e = c.end(k); i < e; ++i) acc = op(acc, load(i));
+    const std::int64_t b = c.begin(k), e = c.end(k);
+    R acc{};
+    if constexpr (std::is_arithmetic_v<T> && std::is_same_v<R, found_element<T>>) {
+      acc = find_in_run<Op::max>(p, b, e);
+    } else if constexpr (std::is_arithmetic_v<T> && std::is_same_v<R, extrema_element<T>>) {
+      constexpr std::int64_t block = 2048;
+      for (std::int64_t s = b; s < e; s += block) {
+        const std::int64_t f = std::min(e, s + block);
+        acc = op(acc, R{find_in_run<false>(p, s, f), find_in_run<true>(p, s, f)});
+      }
+    } else {
+      acc = load(b);
+      for (std::int64_t i = b + 1; i < e; ++i) acc = op(acc, load(i));
+    }
     part[static_cast<std::size_t>(k)] = acc;
   });
   R r = part[0];

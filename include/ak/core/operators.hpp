@@ -202,12 +202,14 @@ struct isless {
 struct isequal {
   template <class A, class B>
   constexpr bool operator()(const A& a, const B& b) const {
-    if constexpr (std::is_floating_point_v<A> && std::is_floating_point_v<B>)
-      return !isless{}(a, b) && !isless{}(b, a);
-    else if constexpr (std::is_same_v<A, B> && has_ordered_key_v<A>)
-      return ordered_key(a) == ordered_key(b);
-    else
+    if constexpr (std::is_floating_point_v<A> && std::is_floating_point_v<B>) {
+      // What !isless(a, b) && !isless(b, a) gives, in two comparisons.
+      using C = std::common_type_t<A, B>;
+      const C x = static_cast<C>(a), y = static_cast<C>(b);
+      return x == y ? std::signbit(x) == std::signbit(y) : (x != x && y != y);
+    } else {
       return a == b;
+    }
   }
 };
 

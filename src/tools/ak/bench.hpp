@@ -141,6 +141,14 @@ bench_case visit_numeric(dtype t, F&& f) {
   throw std::invalid_argument("ak bench: no benchmarks for dtype " + std::string(name_of(t)));
 }
 
+// An op's build function: make.template operator()<T>(op, n) for the C++ type of the dtype.
+template <class F>
+std::function<bench_case(dtype, std::int64_t)> builder(const std::string& op, F make) {
+  return [op, make](dtype t, std::int64_t n) {
+    return visit_numeric(t, [&]<class T>() { return make.template operator()<T>(op, n); });
+  };
+}
+
 // ---- buffers and inputs -----------------------------------------------------------------------
 
 // Uninitialised memory shared by a case's closures; freed when the case is dropped.

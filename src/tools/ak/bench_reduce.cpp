@@ -248,13 +248,6 @@ bench_case sum_dims(const std::string& op, std::int64_t n) {
   return c;
 }
 
-template <class F>
-std::function<bench_case(dtype, std::int64_t)> builder(const std::string& op, F make) {
-  return [op, make](dtype t, std::int64_t n) {
-    return visit_numeric(t, [&]<class T>() { return make.template operator()<T>(op, n); });
-  };
-}
-
 }  // namespace
 
 void add_reduce_ops(std::vector<op_spec>& ops) {

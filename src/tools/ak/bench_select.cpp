@@ -56,6 +56,14 @@ std::int64_t tbb_select(std::int64_t n, const Flag& flag, const Write& write) {
       [](std::int64_t a, std::int64_t b) { return a + b; });
 }
 
+// The elements whose flag(i) holds, in order, into o (TBB's copy_if and unique).
+template <class T, class Flag>
+std::int64_t tbb_copy_flagged(const T* p, std::int64_t n, T* o, const Flag& flag) {
+  return tbb_select(n, flag, [p, o](std::int64_t i, std::int64_t r, bool sel) {
+    if (sel) o[r] = p[i];
+  });
+}
+
 // What an impl produced: up to two arrays (values; indices or lengths) and a count.
 template <class T>
 struct selection {
@@ -205,12 +213,8 @@ bench_case select_case(const std::string& op, std::int64_t n) {
     peer(
         tbb_peer,
         [p, n](selection<T>& s) {
-          T* o = s.values.get();
-          return tbb_select(
-              n, [p](std::int64_t i) { return p[i] > T(0); },
-              [p, o](std::int64_t i, std::int64_t r, bool sel) {
-                if (sel) o[r] = p[i];
-              });
+          return tbb_copy_flagged(p, n, s.values.get(),
+                                  [p](std::int64_t i) { return p[i] > T(0); });
         },
         true, false);
 #ifdef AK_BENCH_HAVE_THRUST
@@ -300,12 +304,8 @@ bench_case select_case(const std::string& op, std::int64_t n) {
     peer(
         tbb_peer,
         [p, n](selection<T>& s) {
-          T* o = s.values.get();
-          return tbb_select(
-              n, [p](std::int64_t i) { return i == 0 || p[i - 1] != p[i]; },
-              [p, o](std::int64_t i, std::int64_t r, bool sel) {
-                if (sel) o[r] = p[i];
-              });
+          return tbb_copy_flagged(p, n, s.values.get(),
+                                  [p](std::int64_t i) { return i == 0 || p[i - 1] != p[i]; });
         },
         true, false);
 #ifdef AK_BENCH_HAVE_THRUST
@@ -335,17 +335,19 @@ bench_case select_case(const std::string& op, std::int64_t n) {
         [p, n](selection<T>& s) {
           T* o = s.values.get();
           std::int64_t* len = s.other.get();
+          auto starts = make_buffer<std::int64_t>(n);
+          std::int64_t* st = starts.get();
           const std::int64_t k = tbb_select(
               n, [p](std::int64_t i) { return i == 0 || p[i - 1] != p[i]; },
-              [p, o, len](std::int64_t i, std::int64_t r, bool sel) {
+              [p, o, st](std::int64_t i, std::int64_t r, bool sel) {
                 if (sel) {
                   o[r] = p[i];
-                  len[r] = i;  // the run's start, for now
+                  st[r] = i;
                 }
               });
           tbb::parallel_for(range(0, k, tbb_grain), [&](const range& r) {
             for (std::int64_t j = r.begin(); j < r.end(); ++j)
-              len[j] = (j + 1 < k ? len[j + 1] : n) - len[j];
+              len[j] = (j + 1 < k ? st[j + 1] : n) - st[j];
           });
           return k;
         },
@@ -438,7 +440,7 @@ bench_case histogram_case(std::int64_t n) {
     lower = std::numeric_limits<T>::lowest();
     upper = std::numeric_limits<T>::max();
   }
-  const ak::detail::even_bin<T> bin{lower, upper, bins};
+  const auto bin = ak::detail::even_bin<T>::make(lower, upper, bins);
   auto got = std::make_shared<std::array<std::int64_t, bins>>();
   auto want = std::make_shared<std::array<std::int64_t, bins>>();
   bench_case c;
@@ -500,13 +502,6 @@ bench_case histogram_case(std::int64_t n) {
        check});
 #endif
   return c;
-}
-
-template <class F>
-std::function<bench_case(dtype, std::int64_t)> builder(const std::string& op, F make) {
-  return [op, make](dtype t, std::int64_t n) {
-    return visit_numeric(t, [&]<class T>() { return make.template operator()<T>(op, n); });
-  };
 }
 
 }  // namespace

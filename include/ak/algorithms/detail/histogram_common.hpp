@@ -11,22 +11,24 @@
 
 namespace ak::detail {
 
-// count equal bins over [lower, upper], the last one closed: bin(x) = floor((x - lower) /
-// (upper - lower) * count), in double for floating-point types and exactly for integers; -1 for
-// x outside and for NaN.
+// count equal bins over [lower, upper], the last one closed: bin(x) = floor((x - lower) *
+// scale), scale = count / (upper - lower), in double for floating-point types; exactly
+// floor((x - lower) * count / (upper - lower)) for integers; -1 for x outside and for NaN.
 template <class T>
 struct even_bin {
   T lower;
   T upper;
   std::int64_t count;
+  double scale;  // count / (upper - lower), in double
+  static even_bin make(T lower, T upper, std::int64_t count) {
+    return {lower, upper, count,
+            static_cast<double>(count) / (static_cast<double>(upper) - static_cast<double>(lower))};
+  }
   AK_KERNEL_FN std::int64_t operator()(const T& x) const {
     std::int64_t j = 0;
     if constexpr (std::is_floating_point_v<T>) {
       if (!(x >= lower && x <= upper)) return -1;  // NaN too
-      const double f = (static_cast<double>(x) - static_cast<double>(lower)) /
-                       (static_cast<double>(upper) - static_cast<double>(lower)) *
-                       static_cast<double>(count);
-      j = static_cast<std::int64_t>(f);
+      j = static_cast<std::int64_t>((static_cast<double>(x) - static_cast<double>(lower)) * scale);
     } else {
       if (x < lower || x > upper) return -1;
       // The offset and the width as unsigned numbers (they fit, where x - lower may not), and
@@ -37,8 +39,7 @@ struct even_bin {
       const std::uint64_t off = static_cast<U>(static_cast<U>(x) - static_cast<U>(lower));
       const std::uint64_t width = static_cast<U>(static_cast<U>(upper) - static_cast<U>(lower));
       const u128 target = static_cast<u128>(off) * static_cast<std::uint64_t>(count);
-      j = static_cast<std::int64_t>(static_cast<double>(off) / static_cast<double>(width) *
-                                    static_cast<double>(count));
+      j = static_cast<std::int64_t>(static_cast<double>(off) * scale);
       j = j < 0 ? 0 : j >= count ? count - 1 : j;
       while (j > 0 && static_cast<u128>(static_cast<std::uint64_t>(j)) * width > target) --j;
       while (j + 1 < count &&

@@ -52,6 +52,7 @@ struct found_element {
 // element.
 template <bool Max>
 struct keep_found {
+  static constexpr bool max = Max;
   template <class T>
   AK_KERNEL_FN found_element<T> operator()(const found_element<T>& a,
                                            const found_element<T>& b) const {
