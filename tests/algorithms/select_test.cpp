@@ -353,6 +353,14 @@ TEST(SelectErrors, BeforeAnythingIsWritten) {
   EXPECT_EQ(ak::select_into(exact.view(), v.view(), all), 10);
   ak::array<std::int32_t> square(ak::shape{4, 4}, target_memory());
   EXPECT_THROW(ak::select_into(square.view(), v.view(), all), ak::argument_error);
+  // dst overlapping src (in place, or shifted by one): an error, and the data as they were.
+  ak::array<std::int32_t> both(ak::shape{20}, std::int32_t{5}, target_memory());
+  EXPECT_THROW(ak::select_into(both.view(), ak::view<const std::int32_t>(both.view()), all),
+               ak::argument_error);
+  EXPECT_THROW(ak::select_into(both.view().slice(0, 1, 20), both.view().slice(0, 0, 10), all),
+               ak::argument_error);
+  EXPECT_TRUE(same_elements(both, buf<std::int32_t>(20, 5)));
+  EXPECT_EQ(ak::select_into(both.view().slice(0, 10, 20), both.view().slice(0, 0, 10), all), 10);
   // Arguments on two devices.
   if (on_gpu_style()) {
     std::vector<bool> host_flags_storage(10, true);

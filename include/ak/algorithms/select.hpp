@@ -220,8 +220,9 @@ auto copy_if(const Src& src, const Flags& flags, const select_options& o = {}) {
 }
 
 // Writes the elements of src for which pred holds, in order, to dst[0, count) (a 1-d array, any
-// stride, on src's device) and returns count. A dst shorter than count is an ak::argument_error,
-// raised before anything is written; dst's elements from count on are left as they were.
+// stride, on src's device, not overlapping src) and returns count. A dst shorter than count, or
+// one that overlaps src, is an ak::argument_error raised before anything is written; dst's
+// elements from count on are left as they were.
 template <class Dst, class Src, class Pred>
 requires detail::select_predicate<Pred, detail::element_t<const Src>> std::int64_t select_into(
     Dst&& dst, const Src& src, Pred pred, const select_options& o = {}) {
@@ -234,6 +235,7 @@ requires detail::select_predicate<Pred, detail::element_t<const Src>> std::int64
   return detail::select_front(v, o, function, [&](const device& dev, const auto& s) {
     detail::check_same_device(function, "dst", dev, out.memory());
     if (out.rank() != 1) detail::throw_rank(function, "dst", "a 1-d array", out.rank());
+    if (detail::spans_overlap(out, v)) detail::throw_overlap(function, "dst", "src");
     const auto d = s.dense_of(v);
     const detail::pred_flag<T, Pred> flag{d.data(), pred};
     const auto c = s.count(v.size(), flag);

@@ -86,6 +86,27 @@ bool on_gpu_memory(const memory_space& memory);
                                            std::int64_t index, std::int64_t size);
 [[noreturn]] void throw_overlap(std::string_view function, std::string_view a, std::string_view b);
 
+// Whether the memory two views span (from their lowest to their highest element) overlaps; empty
+// views overlap nothing.
+template <class A, class B>
+bool spans_overlap(const view<A>& a, const view<B>& b) noexcept {
+  if (a.empty() || b.empty()) return false;
+  auto span = [](const auto& v, const char*& lo, const char*& hi) {
+    std::int64_t first = 0, last = 0;
+    for (std::size_t d = 0; d < v.rank(); ++d) {
+      const std::int64_t reach = (v.shape()[d] - 1) * v.strides()[d];
+      (reach < 0 ? first : last) += reach;
+    }
+    using E = typename std::remove_reference_t<decltype(v)>::element_type;
+    lo = reinterpret_cast<const char*>(v.data() + first);
+    hi = reinterpret_cast<const char*>(v.data() + last) + sizeof(E);
+  };
+  const char *alo, *ahi, *blo, *bhi;
+  span(a, alo, ahi);
+  span(b, blo, bhi);
+  return alo < bhi && blo < ahi;
+}
+
 // A reduction's dimensions as a mask over `rank` dimensions (a repeated dim counts once).
 std::uint32_t dims_mask(std::string_view function, std::span<const std::int64_t> dims,
                         std::size_t rank);
