@@ -88,7 +88,8 @@ struct write_selected_pair {
   }
 };
 
-// The value of each run and where it starts (run_length_encode; starts[runs] = n is set apart).
+// The value of each run and where it starts (run_length_encode; run_lengths takes n as the end
+// of the last run).
 template <class T>
 struct write_run_start {
   const T* in;
