@@ -27,17 +27,18 @@ array<std::int64_t> cpu_histogram(const select_tuning& t, view<const T> v, const
   const std::int64_t ways = bins <= 1024 ? 4 : 1;
   std::vector<std::int64_t> hist(static_cast<std::size_t>(c.count * ways * bins), 0);
   cpu::parallel_tasks(c.count, [&](std::int64_t k) {
+    const Bin bin_of = bin;  // a local copy: the counts' stores cannot alias its fields
     std::int64_t* h = hist.data() + k * ways * bins;
     std::int64_t i = c.begin(k);
     const std::int64_t e = c.end(k);
     if (ways == 4)
       for (; i + 4 <= e; i += 4)
         for (std::int64_t w = 0; w < 4; ++w) {
-          const std::int64_t j = bin(p[i + w]);
+          const std::int64_t j = bin_of(p[i + w]);
           if (j >= 0) ++h[w * bins + j];
         }
     for (; i < e; ++i) {
-      const std::int64_t j = bin(p[i]);
+      const std::int64_t j = bin_of(p[i]);
       if (j >= 0) ++h[j];
     }
   });

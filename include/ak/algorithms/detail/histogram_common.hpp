@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <type_traits>
 
 #include "ak/core/operators.hpp"
@@ -14,21 +15,27 @@ namespace ak::detail {
 // count equal bins over [lower, upper], the last one closed: bin(x) = floor((x - lower) *
 // scale), scale = count / (upper - lower), in double for floating-point types; exactly
 // floor((x - lower) * count / (upper - lower)) for integers; -1 for x outside and for NaN.
+// Where upper - lower overflows double (bounds of opposite sign near the largest double), both
+// differences are taken of the halved values: floor((x / 2 - lower / 2) * count / (upper / 2 -
+// lower / 2)).
 template <class T>
 struct even_bin {
   T lower;
   T upper;
   std::int64_t count;
-  double scale;  // count / (upper - lower), in double
+  double scale;   // count / (upper - lower), in double (of the halved bounds where that overflows)
+  double half;    // 1, or 0.5 where upper - lower overflows double
+  double origin;  // lower * half
   static even_bin make(T lower, T upper, std::int64_t count) {
-    return {lower, upper, count,
-            static_cast<double>(count) / (static_cast<double>(upper) - static_cast<double>(lower))};
+    const double l = static_cast<double>(lower), u = static_cast<double>(upper);
+    const double h = u - l <= std::numeric_limits<double>::max() ? 1.0 : 0.5;
+    return {lower, upper, count, static_cast<double>(count) / (u * h - l * h), h, l * h};
   }
   AK_KERNEL_FN std::int64_t operator()(const T& x) const {
     std::int64_t j = 0;
     if constexpr (std::is_floating_point_v<T>) {
       if (!(x >= lower && x <= upper)) return -1;  // NaN too
-      j = static_cast<std::int64_t>((static_cast<double>(x) - static_cast<double>(lower)) * scale);
+      j = static_cast<std::int64_t>((static_cast<double>(x) * half - origin) * scale);
     } else {
       if (x < lower || x > upper) return -1;
       // The offset and the width as unsigned numbers (they fit, where x - lower may not), and
@@ -39,7 +46,10 @@ struct even_bin {
       const std::uint64_t off = static_cast<U>(static_cast<U>(x) - static_cast<U>(lower));
       const std::uint64_t width = static_cast<U>(static_cast<U>(upper) - static_cast<U>(lower));
       const u128 target = static_cast<u128>(off) * static_cast<std::uint64_t>(count);
-      j = static_cast<std::int64_t>(static_cast<double>(off) * scale);
+      // The estimate through a signed conversion of off / 2: converting an unsigned 64-bit number
+      // branches on its top bit, a coin toss for random keys.
+      j = static_cast<std::int64_t>(static_cast<double>(static_cast<std::int64_t>(off >> 1)) *
+                                    (2 * scale));
       j = j < 0 ? 0 : j >= count ? count - 1 : j;
       while (j > 0 && static_cast<u128>(static_cast<std::uint64_t>(j)) * width > target) --j;
       while (j + 1 < count &&
