@@ -229,6 +229,36 @@ TEST(Array, Move) {
   static_assert(std::is_nothrow_move_assignable_v<array<int>>);
 }
 
+// truncate keeps the first elements where they are; the whole allocation is freed with the array
+// (the counting memory checks that deallocate gets the bytes allocate gave).
+TEST(Array, Truncate) {
+  const ak_test::counting_memory memory(true, "counted");
+  {
+    array<int> a(std::vector<int>{1, 2, 3, 4, 5}, memory);
+    const int* data = a.data();
+    a.truncate(5);
+    a.truncate(2);
+    EXPECT_EQ(a.data(), data);
+    EXPECT_EQ(a.shape(), shape{2});
+    EXPECT_EQ(a.to_vector(), (std::vector<int>{1, 2}));
+    EXPECT_EQ(a.clone().to_vector(), (std::vector<int>{1, 2}));
+    EXPECT_THROW(a.truncate(3), ak::argument_error);
+    EXPECT_THROW(a.truncate(-1), ak::argument_error);
+    EXPECT_EQ(a.shape(), shape{2});
+    array<int> b(std::move(a));  // the allocation moves with the elements
+    EXPECT_EQ(b.data(), data);
+    EXPECT_EQ(memory.live_bytes, 5 * sizeof(int));  // b's; the clone is freed
+  }
+  EXPECT_EQ(memory.live_bytes, 0u);
+  array<int> c(shape{4}, 7, memory);
+  c.truncate(0);  // empty: nothing held
+  EXPECT_EQ(c.data(), nullptr);
+  EXPECT_EQ(memory.live_bytes, 0u);
+  array<int> square(shape{2, 2}, 0, memory);
+  EXPECT_THROW(square.truncate(1), ak::argument_error);
+  EXPECT_EQ(square.shape(), (shape{2, 2}));
+}
+
 TEST(Array, Clone) {
   array<int> a(std::vector<int>{1, 2, 3, 4}, shape{2, 2});
   array<int> b = a.clone();

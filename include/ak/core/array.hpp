@@ -12,6 +12,7 @@
 #include <memory>
 #include <ranges>
 #include <span>
+#include <string>
 #include <string_view>
 #include <type_traits>
 #include <utility>
@@ -66,7 +67,10 @@ class array {
   explicit array(ak::shape extents, const memory_space& memory = host_memory())
       : shape_(extents), memory_(&memory) {
     const std::size_t bytes = detail::checked_byte_size("ak::array", "shape", shape_, sizeof(T));
-    if (bytes != 0) data_ = static_cast<T*>(memory_->allocate(bytes, alignof(T)));
+    if (bytes != 0) {
+      data_ = static_cast<T*>(memory_->allocate(bytes, alignof(T)));
+      allocated_ = bytes;
+    }
   }
 
   // Every element equal to fill. Memory that the host cannot touch is filled from a host buffer.
@@ -105,7 +109,8 @@ class array {
   array(array&& other) noexcept
       : data_(std::exchange(other.data_, nullptr)),
         shape_(std::exchange(other.shape_, detail::make_1d<ak::shape>(0))),
-        memory_(other.memory_) {}
+        memory_(other.memory_),
+        allocated_(std::exchange(other.allocated_, 0)) {}
 
   array& operator=(array&& other) noexcept {
     if (this != &other) {
@@ -113,6 +118,7 @@ class array {
       data_ = std::exchange(other.data_, nullptr);
       shape_ = std::exchange(other.shape_, detail::make_1d<ak::shape>(0));
       memory_ = other.memory_;
+      allocated_ = std::exchange(other.allocated_, 0);
     }
     return *this;
   }
@@ -133,6 +139,20 @@ class array {
       memory_->copy_from_host(copy.data_, staging.data_, bytes);
     }
     return copy;
+  }
+
+  // Keeps the first n elements of a 1-d array (0 <= n <= size()) where they are: nothing is moved
+  // or reallocated, and the memory of the rest is freed with the array (at once when n is 0).
+  // Anything else is an argument_error that changes nothing.
+  void truncate(std::int64_t n) {
+    if (rank() != 1)
+      throw argument_error("ak::array::truncate", "this", "a 1-d array",
+                           "rank " + std::to_string(rank()));
+    if (n < 0 || n > size())
+      throw argument_error("ak::array::truncate", "n", "0 <= n <= " + std::to_string(size()),
+                           std::to_string(n));
+    shape_ = detail::make_1d<ak::shape>(n);
+    if (n == 0) release();
   }
 
   std::size_t rank() const noexcept { return shape_.rank(); }
@@ -206,8 +226,9 @@ class array {
   std::size_t byte_size() const noexcept { return static_cast<std::size_t>(size()) * sizeof(T); }
 
   void release() noexcept {
-    if (data_ != nullptr) memory_->deallocate(data_, byte_size(), alignof(T));
+    if (data_ != nullptr) memory_->deallocate(data_, allocated_, alignof(T));
     data_ = nullptr;
+    allocated_ = 0;
   }
 
   static ak::shape checked_data_shape(const ak::shape& extents, std::int64_t count) {
@@ -260,6 +281,7 @@ class array {
   T* data_ = nullptr;
   ak::shape shape_;
   const memory_space* memory_;
+  std::size_t allocated_ = 0;  // bytes at data_: size() * sizeof(T), or more after truncate
 };
 
 // clang-format off

@@ -7,7 +7,13 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
+#include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <new>
+#include <optional>
+#include <thread>
 #include <type_traits>
 
 #include "ak/backends/cpu.hpp"
@@ -65,6 +71,94 @@ void parallel_for(std::int64_t n, std::int64_t grain, F&& f) {
   parallel_tasks(c.count, [&](std::int64_t k) {
     for (std::int64_t i = c.begin(k), e = c.end(k); i < e; ++i) f(i);
   });
+}
+
+// ---- chained tiles: one pass over tiles whose results depend on all the tiles before them ----
+//
+// What the single-pass scan and selection are made of. Workers take tiles in order from a shared
+// counter; for tile k each computes `local(k)` (reading the tile into cache), waits for tile
+// k - 1's inclusive prefix, publishes its own, `link(k, carry, local)`, and then calls
+// `finish(k, carry, local)` while the tile is still in cache. carry is `init` for the first tile.
+// Memory traffic is one read of the input where a reduce-then-scan reads it twice.
+// Progress: a tile only waits on tiles taken before it by workers that are running, so the chain
+// always advances; an exception from a tile stops the chain and reaches the caller. Returns the
+// last tile's prefix (init when there are no tiles).
+
+// Per-tile state of a chain.
+template <class R>
+struct chain_state {
+  std::optional<R> prefix;  // inclusive prefix through this tile (with init)
+  std::atomic<bool> ready{false};
+};
+
+// Bytes of tile state a chain of `tiles` tiles needs (caller-provided temp storage).
+template <class R>
+std::size_t chain_state_bytes(std::int64_t tiles) {
+  return static_cast<std::size_t>(std::max<std::int64_t>(tiles, 0)) * sizeof(chain_state<R>) +
+         alignof(chain_state<R>);
+}
+
+// state_memory: chain_state_bytes<R>(tiles) bytes, or null to allocate them. With one worker
+// (or one tile) the tiles run in order on the calling thread, with the same results.
+template <class R, class Local, class Link, class Finish>
+std::optional<R> chain_tiles(std::int64_t tiles, std::int64_t workers, std::optional<R> init,
+                             const Local& local, const Link& link, const Finish& finish,
+                             void* state_memory = nullptr) {
+  workers = std::min(workers, tiles);
+  if (workers <= 1) {
+    for (std::int64_t k = 0; k < tiles; ++k) {
+      const auto l = local(k);
+      std::optional<R> next = link(k, init, l);
+      finish(k, init, l);
+      init = std::move(next);
+    }
+    return init;
+  }
+  std::unique_ptr<std::byte[]> owned;
+  std::size_t space = chain_state_bytes<R>(tiles);
+  if (!state_memory) {
+    owned.reset(new std::byte[space]);
+    state_memory = owned.get();
+  }
+  void* aligned =
+      std::align(alignof(chain_state<R>), sizeof(chain_state<R>) * static_cast<std::size_t>(tiles),
+                 state_memory, space);
+  chain_state<R>* state = static_cast<chain_state<R>*>(aligned);
+  for (std::int64_t k = 0; k < tiles; ++k) new (state + k) chain_state<R>();
+  struct destroy_states {
+    chain_state<R>* s;
+    std::int64_t count;
+    ~destroy_states() {
+      for (std::int64_t k = 0; k < count; ++k) s[k].~chain_state<R>();
+    }
+  } guard{state, tiles};
+  std::atomic<std::int64_t> next{0};
+  std::atomic<bool> failed{false};  // a tile threw: the others stop rather than wait on it
+  parallel_tasks(workers, [&](std::int64_t) {
+    for (;;) {
+      const std::int64_t k = next.fetch_add(1, std::memory_order_relaxed);
+      if (k >= tiles || failed.load(std::memory_order_relaxed)) return;
+      try {
+        const auto l = local(k);  // before waiting, so that the wait is short
+        std::optional<R> carry = init;
+        if (k > 0) {
+          chain_state<R>& prev = state[k - 1];
+          for (int spins = 0; !prev.ready.load(std::memory_order_acquire); ++spins) {
+            if (failed.load(std::memory_order_relaxed)) return;
+            if (spins > 64) std::this_thread::yield();
+          }
+          carry = prev.prefix;
+        }
+        state[k].prefix = link(k, carry, l);
+        state[k].ready.store(true, std::memory_order_release);
+        finish(k, carry, l);
+      } catch (...) {
+        failed.store(true, std::memory_order_relaxed);
+        throw;  // parallel_tasks rethrows it to the caller
+      }
+    }
+  });
+  return tiles > 0 ? state[tiles - 1].prefix : init;
 }
 
 }  // namespace ak::cpu

@@ -1,23 +1,17 @@
 // accumulate (scan) on the cpu backend.
 //
-// 1-d: a single-pass chained scan. Workers take tiles in order from a shared counter; each reduces
-// its tile (in four segments), waits for the previous tile's inclusive prefix, publishes its own,
-// then scans the tile with that carry while the tile is still in cache. Memory traffic is that of
-// a copy (one read from memory, one write), where a reduce-then-scan over the whole array reads
-// the input twice.
-// Progress: a tile only waits on tiles taken before it by workers that are running, so the chain
-// always advances. Partial results combine in element order: op need only be associative.
+// 1-d: a single-pass chained scan (chain_tiles, parallel.hpp). Each tile is reduced (in four
+// segments), its inclusive prefix published after the previous tile's, and then scanned with that
+// carry while it is still in cache. Memory traffic is that of a copy (one read from memory, one
+// write), where a reduce-then-scan over the whole array reads the input twice. Partial results
+// combine in element order: op need only be associative.
 #pragma once
 
 #include <algorithm>
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <new>
 #include <optional>
-#include <thread>
-#include <vector>
 
 #include "ak/backends/cpu/parallel.hpp"
 #include "ak/backends/cpu/reduce.hpp"
@@ -161,89 +155,39 @@ void scan_tile(const T* in, R* out, std::int64_t len, const Op& op, std::optiona
   scan_run(in + 4 * seg, out + 4 * seg, 1, 1, len - 4 * seg, op, std::optional<R>(c[3]), inclusive);
 }
 
-// Per-tile state of the chained scan.
-template <class R>
-struct scan_tile_state {
-  std::optional<R> prefix;  // inclusive prefix through this tile (with init)
-  std::atomic<bool> ready{false};
-};
-
 // How many tiles a 1-d scan of n elements uses with tiles of `tile` elements.
 inline std::int64_t scan_tile_count(std::int64_t n, std::int64_t tile) {
   return n <= 0 ? 0 : (n + tile - 1) / tile;
 }
 
-// The serial form of scan_1d's tile chain, with the same rounding: the carry into the next tile
-// is the carry combined with the tile's segment aggregates (tile_prefix), as in scan_1d.
-template <class T, class R, class Op>
-void scan_tiles_serial(const T* in, R* out, std::int64_t n, const Op& op, std::optional<R> carry,
-                       bool inclusive, std::int64_t tile) {
-  for (std::int64_t b = 0; b < n; b += tile) {
-    const std::int64_t len = std::min(tile, n - b);
-    const tile_split<R> t = split_tile<T, R>(in + b, len, op, carry.has_value());
-    const std::optional<R> next = tile_prefix(in + b, t, op, carry);
-    scan_tile(in + b, out + b, len, op, carry, inclusive, t);
-    carry = next;
-  }
-}
-
 // Bytes of tile state a 1-d scan of n elements needs (caller-provided temp storage).
 template <class R>
 std::size_t scan_state_bytes(std::int64_t n, std::int64_t tile) {
-  return static_cast<std::size_t>(scan_tile_count(n, tile)) * sizeof(scan_tile_state<R>) +
-         alignof(scan_tile_state<R>);
+  return chain_state_bytes<R>(scan_tile_count(n, tile));
 }
 
 // 1-d scan of n contiguous elements; in may equal out. `init` is the carry into the first tile.
 // state_memory: scan_state_bytes<R>(n, tile) bytes for the tile states, or null to allocate.
+// Tile by tile (chain_tiles): the carry into the next tile is the carry combined with the tile's
+// segment aggregates (tile_prefix), the same rounding on any number of workers.
 template <class T, class R, class Op>
 void scan_1d(const T* in, R* out, std::int64_t n, const Op& op, const std::optional<R>& init,
-             bool inclusive, std::int64_t tile, void* state_memory = nullptr) {
-  const std::int64_t tiles = scan_tile_count(n, tile);
-  const std::int64_t workers = std::min<std::int64_t>(tiles, num_threads());
-  if (workers <= 1) {
-    scan_tiles_serial(in, out, n, op, init, inclusive, tile);
-    return;
-  }
-  // Tile states live in the caller's temp storage or in memory of our own.
-  std::unique_ptr<std::byte[]> owned;
-  if (!state_memory) {
-    owned.reset(new std::byte[scan_state_bytes<R>(n, tile)]);
-    state_memory = owned.get();
-  }
-  std::size_t space = scan_state_bytes<R>(n, tile);
-  void* aligned =
-      std::align(alignof(scan_tile_state<R>),
-                 sizeof(scan_tile_state<R>) * static_cast<std::size_t>(tiles), state_memory, space);
-  scan_tile_state<R>* state = static_cast<scan_tile_state<R>*>(aligned);
-  for (std::int64_t k = 0; k < tiles; ++k) new (state + k) scan_tile_state<R>();
-  struct destroy_states {
-    scan_tile_state<R>* s;
-    std::int64_t count;
-    ~destroy_states() {
-      for (std::int64_t k = 0; k < count; ++k) s[k].~scan_tile_state<R>();
-    }
-  } guard{state, tiles};
-  std::atomic<std::int64_t> next{0};
-  parallel_tasks(workers, [&](std::int64_t) {
-    for (;;) {
-      const std::int64_t k = next.fetch_add(1, std::memory_order_relaxed);
-      if (k >= tiles) return;
-      const std::int64_t b = k * tile, len = std::min(tile, n - b);
-      // The tile's aggregates are read before waiting, so that the wait is short.
-      const tile_split<R> t = split_tile<T, R>(in + b, len, op, k > 0 || init.has_value());
-      std::optional<R> carry = init;
-      if (k > 0) {
-        scan_tile_state<R>& prev = state[static_cast<std::size_t>(k - 1)];
-        for (int spins = 0; !prev.ready.load(std::memory_order_acquire); ++spins)
-          if (spins > 64) std::this_thread::yield();
-        carry = prev.prefix;
-      }
-      state[static_cast<std::size_t>(k)].prefix = tile_prefix(in + b, t, op, carry);
-      state[static_cast<std::size_t>(k)].ready.store(true, std::memory_order_release);
-      scan_tile(in + b, out + b, len, op, carry, inclusive, t);
-    }
-  });
+             bool inclusive, std::int64_t tile, void* state_memory = nullptr,
+             std::int64_t workers = num_threads()) {
+  auto base = [&](std::int64_t k) { return k * tile; };
+  auto len = [&](std::int64_t k) { return std::min(tile, n - k * tile); };
+  chain_tiles<R>(
+      scan_tile_count(n, tile), workers, init,
+      [&](std::int64_t k) {
+        return split_tile<T, R>(in + base(k), len(k), op, k > 0 || init.has_value());
+      },
+      [&](std::int64_t k, const std::optional<R>& carry, const tile_split<R>& t) {
+        return tile_prefix(in + base(k), t, op, carry);
+      },
+      [&](std::int64_t k, const std::optional<R>& carry, const tile_split<R>& t) {
+        scan_tile(in + base(k), out + base(k), len(k), op, carry, inclusive, t);
+      },
+      state_memory);
 }
 
 // Scan along the middle dimension of a row-major (outer, len, inner) block; in may equal out.
@@ -262,7 +206,7 @@ void scan_middle(const T* in, R* out, std::int64_t outer, std::int64_t len, std:
         plan_chunks(outer, std::max<std::int64_t>(1, tile / len), balanced_task_limit());
     parallel_tasks(c.count, [&](std::int64_t k) {
       for (std::int64_t o = c.begin(k); o < c.end(k); ++o)
-        scan_tiles_serial(in + o * len, out + o * len, len, op, init, inclusive, tile);
+        scan_1d(in + o * len, out + o * len, len, op, init, inclusive, tile, nullptr, 1);
     });
     return;
   }

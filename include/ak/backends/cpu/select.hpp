@@ -1,20 +1,59 @@
 // Stable selection on the cpu backend: what findall, copy_if, partition, unique and
-// run_length_encode are made of.
+// run_length_encode are made of. A selection calls write(i, rank, flag(i)) for every index i in
+// [0, n), `rank` being the number of selected indices before i.
 //
-// Two passes over chunks of the index space: the first counts the selected indices of each chunk
-// (flag(i) true), a sequential exclusive scan of the few chunk counts gives each chunk's first
-// rank, and the second calls write(i, rank, selected) for every index of each chunk, where `rank`
-// is the number of selected indices before i. The total is known between the passes, so the
-// caller can allocate an output of exactly that size (and check a destination's) before anything
-// is written. Flags are evaluated twice per index: they must be pure.
+// Two forms. select_chained, one pass (chain_tiles): each tile of indices counts its selected
+// ones (reading its elements into cache), takes the count before it from the previous tile and
+// writes while the tile is still in cache; the outputs need room for every index (n), since the
+// total is known only at the end. select_count then select_write, two passes over chunks: the
+// first counts each chunk, a sequential exclusive scan of the few counts gives each chunk's first
+// rank, and the second writes; the total is known between the passes, so the caller can allocate
+// an output of exactly that size (or check a destination's) before anything is written. Either
+// way flags are evaluated twice per index: they must be pure.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "ak/backends/cpu/parallel.hpp"
 
 namespace ak::cpu {
+
+// The selected indices in [b, e).
+template <class Flag>
+std::int64_t select_count_range(std::int64_t b, std::int64_t e, const Flag& flag) {
+  std::int64_t c = 0;
+  for (std::int64_t i = b; i < e; ++i) c += flag(i) ? 1 : 0;
+  return c;
+}
+
+// write(i, rank, flag(i)) for i in [b, e), the first rank being r.
+template <class Flag, class Write>
+void select_write_range(std::int64_t b, std::int64_t e, std::int64_t r, const Flag& flag,
+                        const Write& write) {
+  for (std::int64_t i = b; i < e; ++i) {
+    const bool s = flag(i);
+    write(i, r, s);
+    r += s ? 1 : 0;
+  }
+}
+
+// One pass in tiles of `tile` indices; returns the selected count.
+template <class Flag, class Write>
+std::int64_t select_chained(std::int64_t n, const Flag& flag, const Write& write,
+                            std::int64_t tile) {
+  const std::int64_t tiles = n <= 0 ? 0 : (n + tile - 1) / tile;
+  auto end = [&](std::int64_t k) { return std::min(n, (k + 1) * tile); };
+  using carry = std::optional<std::int64_t>;
+  return *chain_tiles<std::int64_t>(
+      tiles, num_threads(), std::int64_t{0},
+      [&](std::int64_t k) { return select_count_range(k * tile, end(k), flag); },
+      [](std::int64_t, const carry& before, std::int64_t c) { return *before + c; },
+      [&](std::int64_t k, const carry& before, std::int64_t) {
+        select_write_range(k * tile, end(k), *before, flag, write);
+      });
+}
 
 struct select_plan {
   chunks parts;
@@ -29,10 +68,8 @@ select_plan select_count(std::int64_t n, const Flag& flag, std::int64_t grain) {
   p.parts = plan_chunks(n, grain, balanced_task_limit());
   p.first.assign(static_cast<std::size_t>(p.parts.count) + 1, 0);
   parallel_tasks(p.parts.count, [&](std::int64_t k) {
-    std::int64_t c = 0;
-    const std::int64_t e = p.parts.end(k);
-    for (std::int64_t i = p.parts.begin(k); i < e; ++i) c += flag(i) ? 1 : 0;
-    p.first[static_cast<std::size_t>(k) + 1] = c;
+    p.first[static_cast<std::size_t>(k) + 1] =
+        select_count_range(p.parts.begin(k), p.parts.end(k), flag);
   });
   for (std::size_t k = 1; k < p.first.size(); ++k) p.first[k] += p.first[k - 1];
   p.total = p.first.back();
@@ -43,13 +80,8 @@ select_plan select_count(std::int64_t n, const Flag& flag, std::int64_t grain) {
 template <class Flag, class Write>
 void select_write(const select_plan& p, const Flag& flag, const Write& write) {
   parallel_tasks(p.parts.count, [&](std::int64_t k) {
-    std::int64_t r = p.first[static_cast<std::size_t>(k)];
-    const std::int64_t e = p.parts.end(k);
-    for (std::int64_t i = p.parts.begin(k); i < e; ++i) {
-      const bool s = flag(i);
-      write(i, r, s);
-      r += s ? 1 : 0;
-    }
+    select_write_range(p.parts.begin(k), p.parts.end(k), p.first[static_cast<std::size_t>(k)], flag,
+                       write);
   });
 }
 
