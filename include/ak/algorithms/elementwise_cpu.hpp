@@ -92,16 +92,11 @@ template <class T>
 class cpu_dense {
  public:
   cpu_dense(std::int64_t grain, view<const T> v)
-      : own_(v.is_contiguous() ? array<T>() : cpu_copy(grain_tuning(grain), v)),
+      : own_(v.is_contiguous() ? array<T>() : cpu_copy(map_tuning{.cpu_grain = grain}, v)),
         p_(v.is_contiguous() ? v.data() : own_.data()) {}
   const T* data() const noexcept { return p_; }
 
  private:
-  static map_tuning grain_tuning(std::int64_t grain) {
-    map_tuning m{};
-    m.cpu_grain = grain;
-    return m;
-  }
   array<T> own_;
   const T* p_;
 };

@@ -14,10 +14,7 @@ array<std::int64_t> gpu_histogram(const device& dev, const select_tuning& t, vie
                                   const Bin& bin, std::int64_t bins) {
   array<std::int64_t> out(shape{bins}, dev.memory());
   if (v.empty()) {
-    map_tuning m{};
-    m.block_size = t.block_size;
-    m.items_per_thread = t.items_per_thread;
-    gpu::detail::foreachindex_run(dev, m, bins,
+    gpu::detail::foreachindex_run(dev, loop_tuning(t), bins,
                                   gpu::kernels::fill_body<std::int64_t>{out.data(), 0});
     return out;
   }

@@ -78,10 +78,7 @@ template <class R, template <class> class Load, class T>
 void gpu_fill_indexed(const device& dev, const reduce_tuning& t, view<const T> v, R* out) {
   if (v.empty()) return;
   const gpu_dense<T> d(dev, v);
-  map_tuning m{};
-  m.block_size = t.block_size;
-  m.items_per_thread = t.items_per_thread;
-  gpu::detail::foreachindex_run(dev, m, v.size(),
+  gpu::detail::foreachindex_run(dev, loop_tuning(t), v.size(),
                                 gpu_fill_indexed_body<R, Load<T>>{Load<T>{d.data()}, out});
 }
 

@@ -38,7 +38,7 @@ array<std::int64_t> searchsorted_front(view<const T> s, view<const T> q, bool la
   else if (on_gpu(dev))
     return gpu_searchsorted(dev, t, s, q, last, o);
   else
-    return cpu_searchsorted(dev, t, s, q, last, o);
+    return cpu_searchsorted(t, s, q, last, o);
 }
 
 }  // namespace detail

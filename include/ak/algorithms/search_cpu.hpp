@@ -11,17 +11,13 @@
 namespace ak::detail {
 
 template <class T, class By, class Lt>
-array<std::int64_t> cpu_searchsorted(const device& dev, const search_tuning& t, view<const T> s,
-                                     view<const T> q, bool last, const search_options<By, Lt>& o) {
-  // Queries in row-major order: q itself when contiguous, else a copy.
-  array<T> packed;
-  if (!q.is_contiguous()) packed = copy_on_cpu(dev, q, loop_options{});
+array<std::int64_t> cpu_searchsorted(const search_tuning& t, view<const T> s, view<const T> q,
+                                     bool last, const search_options<By, Lt>& o) {
+  const cpu_dense<T> queries(t.cpu_grain, q);  // row-major: q itself when contiguous, else a copy
   array<std::int64_t> out(q.shape());
-  const T* base = s.data();
-  const std::int64_t stride = s.strides()[0], n = s.size();
-  const T* qp = q.is_contiguous() ? q.data() : packed.data();
   const sort_less<const By&, const Lt&> less{o.by, o.lt, o.rev};
-  cpu::search_sorted(base, stride, n, qp, out.size(), last, less, out.data(), t.cpu_grain);
+  cpu::search_sorted(s.data(), s.strides()[0], s.size(), queries.data(), out.size(), last, less,
+                     out.data(), t.cpu_grain);
   return out;
 }
 

@@ -44,9 +44,8 @@ void histogram_run(const ak::device& dev, const select_tuning& t, const T* in, s
          {kernel::range_1d(groups * block, block),
           local ? static_cast<std::size_t>(bins) * sizeof(std::uint32_t) : 0, "ak::gpu::histogram"},
          kernels::histogram_kernel<T, Bin>{in, n, chunk, bin, bins, rows.data(), partials.data()});
-  map_tuning m{};
+  map_tuning m = loop_tuning(t);
   m.block_size = block;
-  m.items_per_thread = t.items_per_thread;
   foreachindex_run(dev, m, bins, sum_rows_body{partials.data(), out, groups, bins});
 }
 

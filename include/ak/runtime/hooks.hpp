@@ -119,6 +119,17 @@ struct select_tuning {
   AK_SELECT_TUNING_FIELDS(AK_TUNING_MEMBER)
 };
 
+// The tuning of an element-wise loop run inside another family's call: the fields of that
+// family's tuning that a loop has (block_size, items_per_thread, cpu_grain), the rest unset.
+template <class Tuning>
+map_tuning loop_tuning(const Tuning& t) {
+  map_tuning m{};
+  if constexpr (requires { t.block_size; }) m.block_size = t.block_size;
+  if constexpr (requires { t.items_per_thread; }) m.items_per_thread = t.items_per_thread;
+  if constexpr (requires { t.cpu_grain; }) m.cpu_grain = t.cpu_grain;
+  return m;
+}
+
 struct reduce_hook {
   using type = reduce_tuning;
   static constexpr std::string_view name = "reduce";
@@ -139,8 +150,7 @@ struct search_hook {
   using type = search_tuning;
   static constexpr std::string_view name = "search";
 };
-// The selection family (findall, copy_if, partition, unique, run_length_encode: one count, a scan
-// of the counts, one write).
+// The selection family (findall, copy_if, partition, unique, run_length_encode, histogram).
 struct select_hook {
   using type = select_tuning;
   static constexpr std::string_view name = "select";

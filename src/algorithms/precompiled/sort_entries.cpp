@@ -27,7 +27,7 @@ namespace ak::detail {
                                          const search_options<>& o) {                            \
     if (on_gpu(dev))                                                                             \
       return gpu_entries_for(dev).sort_of<T>().searchsorted(dev, t, sorted, queries, last, o);   \
-    return cpu_searchsorted(dev, t, sorted, queries, last, o);                                   \
+    return cpu_searchsorted(t, sorted, queries, last, o);                                        \
   }
 AK_FOR_EACH_SORT_TYPE(AK_DEFINE_SORT_ENTRIES)
 #undef AK_DEFINE_SORT_ENTRIES
