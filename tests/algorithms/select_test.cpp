@@ -8,6 +8,8 @@
 // in ak's order. histogram with even bins and with edges against a loop (std::upper_bound for
 // edges), NaN, infinities and values outside the bins included, and its errors.
 #include <iterator>
+#include <numeric>
+#include <stdexcept>
 
 #include "test_support.hpp"
 
@@ -369,6 +371,47 @@ TEST(SelectErrors, BeforeAnythingIsWritten) {
   }
 }
 
+// An exception from the caller's predicate reaches the caller from any tile of the one-pass
+// selection, with no worker left waiting on the tile that threw; the same for the chained scan
+// (accumulate), which runs on the same chain of tiles.
+TEST(SelectErrors, PredicateExceptionsPropagate) {
+  if (on_gpu_style())
+    GTEST_SKIP() << "a kernel body cannot throw (elementwise_test checks how a launch fails)";
+  struct boom : std::runtime_error {
+    boom() : std::runtime_error("boom") {}
+  };
+  const i64 n = big_size;
+  std::vector<std::int32_t> iota(static_cast<std::size_t>(n));
+  std::iota(iota.begin(), iota.end(), 0);
+  const buf<std::int32_t> v = from_vector(iota);
+  for (i64 grain : {i64{1024}, i64{1} << 16})
+    for (i64 at : {i64{0}, n / 2, n - 1}) {
+      SCOPED_TRACE("throws at " + std::to_string(at) + ", cpu_grain " + std::to_string(grain));
+      const auto pred = [at](std::int32_t x) {
+        if (x == at) throw boom();
+        return x % 3 == 0;
+      };
+      const ak::select_options o{.tuning = {.cpu_grain = grain}};
+      EXPECT_THROW((void)ak::findall(v.view(), pred, o), boom);
+      EXPECT_THROW((void)ak::copy_if(v.view(), pred, o), boom);
+      buf<std::int32_t> dst(n, 0);
+      EXPECT_THROW((void)ak::select_into(dst.view(), v.view(), pred, o), boom);
+      const auto op = [at](i64 a, i64 b) {
+        if (b == at) throw boom();
+        return a + b;
+      };
+      EXPECT_THROW(
+          (void)ak::accumulate(
+              v.view(), op, ak::accumulate_options<i64>{.init = 0, .tuning = {.cpu_grain = grain}}),
+          boom);
+      // And the same calls without the throw still work.
+      EXPECT_EQ(ak::findall(
+                    v.view(), [](std::int32_t x) { return x % 3 == 0; }, o)
+                    .size(),
+                (n + 2) / 3);
+    }
+}
+
 // ---- findmin, findmax, extrema ------------------------------------------------------------------
 
 template <class T>
@@ -520,9 +563,11 @@ i64 ref_even_bin(T x, T lower, T upper, i64 count) {
   i64 j = 0;
   if constexpr (is_float_v<T>) {
     if (!(x >= lower && x <= upper)) return -1;
-    const double scale =
-        static_cast<double>(count) / (static_cast<double>(upper) - static_cast<double>(lower));
-    j = static_cast<i64>((static_cast<double>(x) - static_cast<double>(lower)) * scale);
+    // Halved where the width overflows double (a bound near each end of the double range).
+    const double h = std::isinf(static_cast<double>(upper) - static_cast<double>(lower)) ? 0.5 : 1;
+    const double lo = static_cast<double>(lower) * h, hi = static_cast<double>(upper) * h;
+    j = static_cast<i64>((static_cast<double>(x) * h - lo) *
+                         (static_cast<double>(count) / (hi - lo)));
   } else {
     if (x < lower || x > upper) return -1;
     __extension__ using wide = __int128;
@@ -530,6 +575,21 @@ i64 ref_even_bin(T x, T lower, T upper, i64 count) {
                          (static_cast<wide>(upper) - static_cast<wide>(lower)));
   }
   return std::min(j, count - 1);
+}
+
+// Bins over the whole double range, whose width overflows double: each value's bin by hand
+// ((x - lowest) / (max - lowest) * 4 in exact arithmetic, none near a bin boundary).
+TEST(HistogramWide, WholeDoubleRange) {
+  AKT_SKIP_UNLESS_TYPE_ON_TARGET(double);
+  constexpr double lo = std::numeric_limits<double>::lowest(),
+                   hi = std::numeric_limits<double>::max();
+  const double inf = std::numeric_limits<double>::infinity();
+  const buf<double> v = from_vector(
+      std::vector<double>{lo, -1e308, -5e307, 1e307, 5e307, 1.5e308, hi, inf, -inf, std::nan("")});
+  const std::vector<i64> want{2, 1, 2, 2};  // {lo, -1e308}, {-5e307}, {1e307, 5e307}, {1.5e308, hi}
+  EXPECT_TRUE(same_elements(
+      ak::histogram(v.view(), ak::even_bins<double>{.lower = lo, .upper = hi, .count = 4}),
+      from_vector(want)));
 }
 
 template <class T>
@@ -608,6 +668,11 @@ TEST(HistogramErrors, BadBinsBeforeAnythingIsWritten) {
   EXPECT_THROW(
       ak::histogram(v.view(), ak::even_bins<float>{.lower = std::nanf(""), .upper = 1, .count = 4}),
       ak::argument_error);
+  const float inf = std::numeric_limits<float>::infinity();
+  EXPECT_THROW(ak::histogram(v.view(), ak::even_bins<float>{.lower = -inf, .upper = 1, .count = 4}),
+               ak::argument_error);
+  EXPECT_THROW(ak::histogram(v.view(), ak::even_bins<float>{.lower = 0, .upper = inf, .count = 4}),
+               ak::argument_error);
   const buf<float> one = from_vector(std::vector<float>{0.0f});
   EXPECT_THROW(ak::histogram(v.view(), one.view()), ak::argument_error);
   const buf<float> unsorted = from_vector(std::vector<float>{0.0f, 2.0f, 1.0f});

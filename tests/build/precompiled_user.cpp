@@ -1,5 +1,6 @@
 // A user's translation unit on the precompiled path: every call that DESIGN.md section 3 names,
-// on floats (and a bool array for any) with the standard operators. precompiled_check.sh proves
+// on floats (and a bool array for any) with the standard operators, and the selection family's
+// calls that libak precompiles (precompiled.hpp). precompiled_check.sh proves
 // that it instantiates no algorithm or kernel template. With AK_CUSTOM_ORDER it also sorts with a
 // lambda, which must instantiate them (the control).
 #include <ak/ak.hpp>
@@ -16,10 +17,25 @@ float use_precompiled(std::vector<float>& v) {
   const bool some = ak::any(v);
   const bool every = ak::all(v);
   const std::int64_t n = ak::count(v);
+  // The selection family with the default predicate and equality, findmin and friends, histograms.
+  const ak::array<std::int64_t> nonzero = ak::findall(v);
+  const ak::array<float> distinct = ak::unique(v);
+  const std::int64_t runs = ak::unique_count(v);
+  const auto [values, lengths] = ak::run_length_encode(v);
+  const ak::found<float> low = ak::findmin(v);
+  const ak::found<float> high = ak::findmax(v);
+  const ak::extrema_result<float> both = ak::extrema(v);
+  const ak::array<std::int64_t> even =
+      ak::histogram(v, ak::even_bins<float>{.lower = 0, .upper = 1, .count = 16});
+  const std::vector<float> edges{0.0f, 0.5f, 1.0f};
+  const ak::array<std::int64_t> by_edges = ak::histogram(v, edges);
+  const std::int64_t selected = nonzero.size() + distinct.size() + runs + values.size() +
+                                lengths.size() + low.index + high.index + both.min.index +
+                                even.size() + by_edges.size();
 #ifdef AK_CUSTOM_ORDER
   ak::sort_inplace(v, ak::sort_options{.lt = [](float a, float b) { return a > b; }});
 #endif
   return s + along.data()[0] + c.data()[0] + sorted.data()[0] +
-         static_cast<float>(p.data()[0] + f.data()[0] + n) + (some ? 1.0f : 0.0f) +
+         static_cast<float>(p.data()[0] + f.data()[0] + n + selected) + (some ? 1.0f : 0.0f) +
          (every ? 1.0f : 0.0f);
 }

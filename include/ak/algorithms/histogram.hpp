@@ -6,8 +6,9 @@
 //
 // Even bins: `count` equal bins over [lower, upper], the last one closed at `upper`; the bin of
 // x is floor((x - lower) * (count / (upper - lower))) computed in double for floating-point
-// types, and exactly floor((x - lower) * count / (upper - lower)) for integers, compared
-// numerically (-0.0 and +0.0 are the same value). With edges (a 1-d array of at least two,
+// types (of x / 2, lower / 2 and upper / 2 where upper - lower overflows double), and exactly
+// floor((x - lower) * count / (upper - lower)) for integers, compared numerically (-0.0 and +0.0
+// are the same value); lower and upper must be finite. With edges (a 1-d array of at least two,
 // ascending in ak's order, no NaN): the bin of x is the j with edges[j] <= x < edges[j + 1] in
 // ak's order, x equal to the last edge in the last bin. Values outside the bins and NaN are not
 // counted. Deterministic: counts are exact.
@@ -17,6 +18,7 @@
 // half (histogram_gpu.hpp).
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -28,6 +30,7 @@
 #include "ak/algorithms/elementwise.hpp"
 #include "ak/algorithms/histogram_cpu.hpp"
 #include "ak/algorithms/histogram_gpu.hpp"
+#include "ak/algorithms/precompiled.hpp"
 #include "ak/algorithms/select.hpp"
 
 namespace ak {
@@ -47,8 +50,12 @@ array<std::int64_t> histogram_front(const device& dev, view<const T> v, const Bi
                                     std::int64_t bins, const select_options& o) {
   if (on_gpu(dev)) check_gpu_types<T>("ak::histogram", dev);
   const select_tuning t = tuning(select_hook{}, dev, tuning_dtype<T>(), o.tuning);
-  if (on_gpu(dev)) return gpu_histogram(dev, t, v, bin, bins);
-  return cpu_histogram(t, v, bin, bins);
+  if constexpr (precompiled_type_v<T>)
+    return histogram_entry(dev, t, v, bin, bins);  // even bins or edges
+  else if (on_gpu(dev))
+    return gpu_histogram(dev, t, v, bin, bins);
+  else
+    return cpu_histogram(t, v, bin, bins);
 }
 
 }  // namespace detail
@@ -63,6 +70,11 @@ array<std::int64_t> histogram(const Src& src, const even_bins<T>& bins,
   const device dev = detail::algorithm_device(function, "src", v.memory());
   if (bins.count < 1)
     throw argument_error(function, "bins.count", "at least 1", std::to_string(bins.count));
+  if constexpr (std::is_floating_point_v<T>)
+    if (!std::isfinite(bins.lower) || !std::isfinite(bins.upper))
+      throw argument_error(
+          function, "bins", "finite lower and upper",
+          "lower " + std::to_string(bins.lower) + ", upper " + std::to_string(bins.upper));
   if (!(bins.lower < bins.upper))
     throw argument_error(
         function, "bins", "lower < upper",
@@ -84,8 +96,15 @@ requires detail::array_like<Edges> array<std::int64_t> histogram(const Src& src,
   if (e.rank() != 1) detail::throw_rank(function, "edges", "a 1-d array", e.rank());
   if (e.size() < 2)
     throw argument_error(function, "edges", "at least 2 edges", std::to_string(e.size()));
-  const array<T> dense = copy(e);
-  const std::vector<T> host = dense.to_vector();
+  // The edges on the host (checked there; few, so copied one by one where strided), then dense on
+  // src's device.
+  std::vector<T> host(static_cast<std::size_t>(e.size()));
+  if (e.is_contiguous())
+    e.memory().copy_to_host(host.data(), e.data(), host.size() * sizeof(T));
+  else
+    for (std::size_t i = 0; i < host.size(); ++i)
+      e.memory().copy_to_host(&host[i], e.data() + static_cast<std::int64_t>(i) * e.strides()[0],
+                              sizeof(T));
   for (std::size_t i = 0; i < host.size(); ++i) {
     bool bad = false;
     if constexpr (std::is_floating_point_v<T>) bad = host[i] != host[i];
@@ -93,6 +112,7 @@ requires detail::array_like<Edges> array<std::int64_t> histogram(const Src& src,
       throw argument_error(function, "edges", "ascending in ak's order, without NaN",
                            "a NaN or a descent at edge " + std::to_string(i));
   }
+  const array<T> dense(host, dev.memory());
   return detail::histogram_front(dev, v, detail::edge_bin<T>{dense.data(), e.size()}, e.size() - 1,
                                  o);
 }

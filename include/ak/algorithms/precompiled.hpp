@@ -7,13 +7,24 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "ak/algorithms/detail/reduce_common.hpp"
 #include "ak/algorithms/options.hpp"
 #include "ak/core/array.hpp"
 #include "ak/core/dtype.hpp"
 #include "ak/core/operators.hpp"
 #include "ak/core/view.hpp"
 
+namespace ak {
+template <class T>
+struct run_length_result;
+}  // namespace ak
+
 namespace ak::detail {
+
+template <class T>
+struct even_bin;
+template <class T>
+struct edge_bin;
 
 // The types of AK_FOR_EACH_NUMERIC_TYPE (ak/core/dtype.hpp), exactly (no cv-qualified ones).
 template <class T>
@@ -55,5 +66,30 @@ AK_FOR_EACH_NUMERIC_TYPE(AK_DECLARE_NUMERIC_ENTRIES)
   bool find_any_entry(const map_tuning& t, view<const T> v, bool want);
 AK_FOR_EACH_SORT_TYPE(AK_DECLARE_SORT_ENTRIES)
 #undef AK_DECLARE_SORT_ENTRIES
+
+// The selection family's calls with the default predicate or equality (findall of truthy
+// elements, unique, unique_count and run_length_encode with isequal), and findmin, findmax and
+// extrema of a whole array, for every dtype; histograms for every numeric dtype.
+#define AK_DECLARE_SELECT_ENTRIES(T)                                                             \
+  array<std::int64_t> findall_entry(const device& dev, const select_tuning& t, view<const T> v); \
+  array<T> unique_entry(const device& dev, const select_tuning& t, view<const T> v);             \
+  std::int64_t unique_count_entry(const device& dev, const select_tuning& t, view<const T> v);   \
+  run_length_result<T> run_length_entry(const device& dev, const select_tuning& t,               \
+                                        view<const T> v);                                        \
+  found_element<T> reduce_indexed_entry(const device& dev, const reduce_tuning& t,               \
+                                        view<const T> v, keep_found<false>);                     \
+  found_element<T> reduce_indexed_entry(const device& dev, const reduce_tuning& t,               \
+                                        view<const T> v, keep_found<true>);                      \
+  extrema_element<T> reduce_indexed_entry(const device& dev, const reduce_tuning& t,             \
+                                          view<const T> v, keep_extrema);
+AK_FOR_EACH_SORT_TYPE(AK_DECLARE_SELECT_ENTRIES)
+#undef AK_DECLARE_SELECT_ENTRIES
+#define AK_DECLARE_HISTOGRAM_ENTRIES(T)                                                           \
+  array<std::int64_t> histogram_entry(const device& dev, const select_tuning& t, view<const T> v, \
+                                      const even_bin<T>& bin, std::int64_t bins);                 \
+  array<std::int64_t> histogram_entry(const device& dev, const select_tuning& t, view<const T> v, \
+                                      const edge_bin<T>& bin, std::int64_t bins);
+AK_FOR_EACH_NUMERIC_TYPE(AK_DECLARE_HISTOGRAM_ENTRIES)
+#undef AK_DECLARE_HISTOGRAM_ENTRIES
 
 }  // namespace ak::detail

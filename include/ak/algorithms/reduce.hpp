@@ -51,33 +51,52 @@ R mapreduce_front(view<const T> v, const F& f, const Op& op, const reduce_option
     return cpu_mapreduce_all(t, v, f, op, o);
 }
 
+// The dimensions a reduction along `d` reduces (a bit mask), the output's shape (v's rank, those
+// extents 1) and how many elements reduce into each output.
+struct along_plan {
+  std::uint32_t mask = 0;
+  shape out_shape;
+  std::int64_t per_output = 1;
+};
+inline along_plan plan_along(const shape& in, const dims& d, const char* function) {
+  if (d.size() > max_rank) throw_bad_dims(function, d.values(), in.rank());
+  along_plan p;
+  p.mask = dims_mask(function, d.values(), in.rank());
+  std::array<std::int64_t, max_rank> out_extent{};
+  for (std::size_t k = 0; k < in.rank(); ++k) {
+    const bool reduced = (p.mask >> k) & 1u;
+    out_extent[k] = reduced ? 1 : in[k];
+    if (reduced) p.per_output *= in[k];
+  }
+  p.out_shape = shape(unchecked, {out_extent.data(), in.rank()});
+  return p;
+}
+
+// op over f(x) along the planned dimensions into out (of the plan's shape, not empty), on dev.
+template <class T, class R, class F, class Op>
+void mapreduce_along_run(const device& dev, const reduce_tuning& t, view<const T> v, const F& f,
+                         const Op& op, const along_plan& p, const reduce_options<R>& o,
+                         array<R>& out, const char* function) {
+  if constexpr (std::is_same_v<F, identity> && precompiled_reduce_v<T, R, Op>)
+    reduce_dims_entry(dev, t, v, op_kind_v<Op>, p.mask, p.per_output, o, out);
+  else if (on_gpu(dev))
+    gpu_mapreduce_along(dev, t, v, f, op, p.mask, p.per_output, o, out, function);
+  else
+    cpu_mapreduce_along(dev, t, v, f, op, p.mask, o, out);
+}
+
 // op over f(x) along the dimensions `d`: src's rank, those extents 1.
 template <class T, class R, class F, class Op>
 array<R> mapreduce_along_front(view<const T> v, const F& f, const Op& op, const dims& d,
                                const reduce_options<R>& o, const char* function) {
   const device dev = algorithm_device(function, "src", v.memory());
-  if (d.size() > max_rank) throw_bad_dims(function, d.values(), v.rank());
-  const std::uint32_t mask = dims_mask(function, d.values(), v.rank());
-  std::array<std::int64_t, max_rank> out_extent{};
-  std::int64_t per_output = 1;
-  for (std::size_t k = 0; k < v.rank(); ++k) {
-    const bool reduced = (mask >> k) & 1u;
-    out_extent[k] = reduced ? 1 : v.shape()[k];
-    if (reduced) per_output *= v.shape()[k];
-  }
-  const shape out_shape(unchecked, {out_extent.data(), v.rank()});
-  if (per_output == 0 && out_shape.size() != 0 && !o.init && !init_or_neutral<R, Op>(o.neutral))
+  const along_plan p = plan_along(v.shape(), d, function);
+  if (p.per_output == 0 && p.out_shape.size() != 0 && !o.init && !init_or_neutral<R, Op>(o.neutral))
     throw_no_init(function, "for dimensions of extent 0");
   if (on_gpu(dev)) check_gpu_types<T, R>(function, dev);
   const reduce_tuning t = tuning(reduce_hook{}, dev, tuning_dtype<T>(), o.tuning);
-  array<R> out(out_shape, dev.memory());
-  if (out.empty()) return out;
-  if constexpr (std::is_same_v<F, identity> && precompiled_reduce_v<T, R, Op>)
-    reduce_dims_entry(dev, t, v, op_kind_v<Op>, mask, per_output, o, out);
-  else if (on_gpu(dev))
-    gpu_mapreduce_along(dev, t, v, f, op, mask, per_output, o, out, function);
-  else
-    cpu_mapreduce_along(dev, t, v, f, op, mask, o, out);
+  array<R> out(p.out_shape, dev.memory());
+  if (!out.empty()) mapreduce_along_run(dev, t, v, f, op, p, o, out, function);
   return out;
 }
 
@@ -120,8 +139,12 @@ R reduce_indexed_front(view<const T> v, const Op& op, const char* function) {
   if (v.empty()) throw argument_error(function, "src", "at least one element", "none");
   if (on_gpu(dev)) check_gpu_types<T>(function, dev);
   const reduce_tuning t = tuning(reduce_hook{}, dev, tuning_dtype<T>());
-  if (on_gpu(dev)) return gpu_reduce_indexed<R, Load>(dev, t, v, op);
-  return cpu_reduce_indexed<R, Load>(t, v, op);
+  if constexpr (precompiled_sort_type_v<T>)
+    return reduce_indexed_entry(dev, t, v, op);  // findmin, findmax, extrema
+  else if (on_gpu(dev))
+    return gpu_reduce_indexed<R, Load>(dev, t, v, op);
+  else
+    return cpu_reduce_indexed<R, Load>(t, v, op);
 }
 
 // The same along dims: the elements with their indices (an array of R the size of v), reduced
@@ -130,16 +153,14 @@ template <class R, template <class> class Load, class T, class Op>
 array<R> reduce_indexed_along_front(view<const T> v, const Op& op, const dims& d,
                                     const char* function) {
   const device dev = algorithm_device(function, "src", v.memory());
-  if (d.size() > max_rank) throw_bad_dims(function, d.values(), v.rank());
-  const std::uint32_t mask = dims_mask(function, d.values(), v.rank());
-  bool none_reduced = false, none_kept = false;
-  for (std::size_t k = 0; k < v.rank(); ++k)
-    if (v.shape()[k] == 0) ((mask >> k) & 1u ? none_reduced : none_kept) = true;
-  if (none_reduced && !none_kept)
+  const along_plan p = plan_along(v.shape(), d, function);
+  if (p.per_output == 0 && p.out_shape.size() != 0)
     throw argument_error(function, "src", "at least one element along the dims reduced",
                          "shape " + v.shape().to_string());
   if (on_gpu(dev)) check_gpu_types<T>(function, dev);
   const reduce_tuning t = tuning(reduce_hook{}, dev, tuning_dtype<T>());
+  array<R> out(p.out_shape, dev.memory());
+  if (out.empty()) return out;
   array<R> indexed(v.shape(), dev.memory());
   if (on_gpu(dev))
     gpu_fill_indexed<R, Load>(dev, t, v, indexed.data());
@@ -147,7 +168,8 @@ array<R> reduce_indexed_along_front(view<const T> v, const Op& op, const dims& d
     cpu_fill_indexed<R, Load>(t, v, indexed.data());
   reduce_options<R> o;
   o.neutral = R{};
-  return mapreduce_along_front(view<const R>(indexed.view()), identity{}, op, d, o, function);
+  mapreduce_along_run(dev, t, view<const R>(indexed.view()), identity{}, op, p, o, out, function);
+  return out;
 }
 
 }  // namespace detail

@@ -78,24 +78,52 @@ void cpu_mapreduce_along(const device& dev, const reduce_tuning& t, view<const T
                       t);
 }
 
+// Whether p[s, f) may hold an element that would replace `best` in find_in_run: a strictly more
+// extreme value, a NaN, or (best being a zero) any element. One pass of plain comparisons on
+// four independent accumulators, which run at the speed of the loads where find_in_run's
+// dependent, branching loop does not.
+template <bool Max, class T>
+bool may_replace(const T* p, std::int64_t s, std::int64_t f, T best) {
+  if constexpr (std::is_floating_point_v<T>)
+    if (best == T(0)) return true;  // -0.0 and +0.0 compare equal: let the scan decide
+  T m[4] = {best, best, best, best};
+  bool nan = false;
+  auto step = [&](T& acc, T x) {
+    acc = (Max ? acc < x : x < acc) ? x : acc;
+    if constexpr (std::is_floating_point_v<T>) nan |= x != x;
+  };
+  std::int64_t i = s;
+  for (; i + 4 <= f; i += 4)
+    for (int k = 0; k < 4; ++k) step(m[k], p[i + k]);
+  for (; i < f; ++i) step(m[0], p[i]);
+  bool better = nan;
+  for (int k = 0; k < 4; ++k) better |= Max ? best < m[k] : m[k] < best;
+  return better;
+}
+
 // The element findmin (Max = false) or findmax (Max = true) keeps from p[b, e) (b < e), for
 // arithmetic types: what keep_found gives, in one comparison per element (the first NaN ends
-// the run: nothing after it can win).
+// the run: nothing after it can win), over blocks that may_replace says may change the result.
 template <bool Max, class T>
 found_element<T> find_in_run(const T* p, std::int64_t b, std::int64_t e) {
   found_element<T> best{p[b], b};
   if constexpr (std::is_floating_point_v<T>)
     if (best.value != best.value) return best;
-  for (std::int64_t i = b + 1; i < e; ++i) {
-    const T x = p[i];
-    if (Max ? best.value < x : x < best.value) {
-      best = {x, i};
-    } else if constexpr (std::is_floating_point_v<T>) {
-      if (x != x) return {x, i};
-      // -0.0 before +0.0 in ak's order.
-      if (x == best.value && std::signbit(Max ? best.value : x) &&
-          !std::signbit(Max ? x : best.value))
+  constexpr std::int64_t block = 1024;
+  for (std::int64_t s = b + 1; s < e; s += block) {
+    const std::int64_t f = std::min(e, s + block);
+    if (!may_replace<Max>(p, s, f, best.value)) continue;
+    for (std::int64_t i = s; i < f; ++i) {
+      const T x = p[i];
+      if (Max ? best.value < x : x < best.value) {
         best = {x, i};
+      } else if constexpr (std::is_floating_point_v<T>) {
+        if (x != x) return {x, i};
+        // -0.0 before +0.0 in ak's order.
+        if (x == best.value && std::signbit(Max ? best.value : x) &&
+            !std::signbit(Max ? x : best.value))
+          best = {x, i};
+      }
     }
   }
   return best;

@@ -15,8 +15,11 @@
 //
 // This is the family's front: each call checks its arguments, finds its device and looks its
 // tuning up once (the `select` hook), then runs its body on the cpu half (select_cpu.hpp) or the
-// GPU half (select_gpu.hpp). A body counts the selected elements first and allocates its result
-// (or checks a destination) at exactly that size before it writes anything.
+// GPU half (select_gpu.hpp). A half's `select` allocates the outputs through the body's factory:
+// the cpu half with room for every element, then selects in one pass (the result is then cut to
+// the selected count in place, or copied where it would waste most of its memory); the GPU half
+// counts first and allocates exactly. Where the count must be known before anything is written
+// (a partition's split, a destination's size), the body counts first on both halves.
 #pragma once
 
 #include <concepts>
@@ -28,6 +31,7 @@
 #include "ak/algorithms/detail/arguments.hpp"
 #include "ak/algorithms/detail/gpu_dispatch.hpp"
 #include "ak/algorithms/detail/select_common.hpp"
+#include "ak/algorithms/precompiled.hpp"
 #include "ak/algorithms/select_cpu.hpp"
 #include "ak/algorithms/select_gpu.hpp"
 #include "ak/core/operators.hpp"
@@ -75,23 +79,52 @@ concept select_predicate = std::predicate<const P&, const T&> && !array_like<P>;
 template <class E, class T>
 concept select_equality = std::predicate<const E&, const T&, const T&>;
 
-// The device of src (and its checks) and the tuning, once; then body(selection) on its half.
+// What a call resolves once: the device of src (checked) and the tuning.
+struct select_call {
+  device dev;
+  select_tuning t;
+};
+template <class T>
+select_call select_resolve(view<const T> src, const select_options& o, const char* function) {
+  const device dev = algorithm_device(function, "src", src.memory());
+  if (on_gpu(dev)) check_gpu_types<T>(function, dev);
+  return {dev, tuning(select_hook{}, dev, tuning_dtype<T>(), o.tuning)};
+}
+// body(device, selection) on the half of the call's device.
+template <class Body>
+auto on_half(const select_call& c, const Body& body) {
+  if (on_gpu(c.dev)) return body(c.dev, gpu_selection(c.dev, c.t));
+  return body(c.dev, cpu_selection(c.t));
+}
 template <class T, class Body>
 auto select_front(view<const T> src, const select_options& o, const char* function,
                   const Body& body) {
-  const device dev = algorithm_device(function, "src", src.memory());
-  if (on_gpu(dev)) check_gpu_types<T>(function, dev);
-  const select_tuning t = tuning(select_hook{}, dev, tuning_dtype<T>(), o.tuning);
-  if (on_gpu(dev)) return body(dev, gpu_selection(dev, t));
-  return body(dev, cpu_selection(t));
+  return on_half(select_resolve(src, o, function), body);
+}
+
+// An output allocated for `bound` elements, cut to the first `count`: in place, or copied to an
+// array of its own where it would hold more than eight times the memory it needs.
+template <class T, class S>
+void fit(array<T>& a, std::int64_t count, const S& s) {
+  if (count == a.size()) return;
+  if (count >= a.size() / 8) {
+    a.truncate(count);
+    return;
+  }
+  array<T> b(shape{count}, s.memory());
+  if (count > 0) s.copy_into(b.view(), view<const T>(a.data(), shape{count}, s.memory()));
+  a = std::move(b);
 }
 
 // The elements of src in row-major order for which flag holds, in a new array.
 template <class T, class S, class Flag>
 array<T> select_copy(const S& s, const T* in, std::int64_t n, const Flag& flag) {
-  const auto c = s.count(n, flag);
-  array<T> out(shape{c.total}, s.memory());
-  if (c.total > 0) s.write(c, n, flag, write_selected<T>{in, out.data(), 1});
+  array<T> out;
+  const std::int64_t k = s.select(n, flag, [&](std::int64_t bound) {
+    out = array<T>(shape{bound}, s.memory());
+    return write_selected<T>{in, out.data(), 1};
+  });
+  fit(out, k, s);
   return out;
 }
 
@@ -103,20 +136,71 @@ partition_result<T> partition_with(const S& s, const T* in, std::int64_t n, cons
   return r;
 }
 
+// The bodies that libak's entries also run (precompiled.hpp: for every dtype with the default
+// predicate or equality, in select_entries.cpp and each GPU backend's table), on either half.
+template <class S, class T, class Pred>
+array<std::int64_t> findall_body(const S& s, view<const T> v, const Pred& pred) {
+  const auto d = s.dense_of(v);
+  array<std::int64_t> out;
+  const std::int64_t k =
+      s.select(v.size(), pred_flag<T, Pred>{d.data(), pred}, [&](std::int64_t bound) {
+        out = array<std::int64_t>(shape{bound}, s.memory());
+        return write_index{out.data()};
+      });
+  fit(out, k, s);
+  return out;
+}
+
+template <class S, class T, class Eq>
+array<T> unique_body(const S& s, view<const T> v, const Eq& eq) {
+  const auto d = s.dense_of(v);
+  return select_copy(s, d.data(), v.size(), run_head_flag<T, Eq>{d.data(), eq});
+}
+
+template <class S, class T, class Eq>
+std::int64_t unique_count_body(const S& s, view<const T> v, const Eq& eq) {
+  const auto d = s.dense_of(v);
+  return s.count(v.size(), run_head_flag<T, Eq>{d.data(), eq}).total;
+}
+
+template <class S, class T, class Eq>
+run_length_result<T> run_length_body(const S& s, view<const T> v, const Eq& eq) {
+  const auto d = s.dense_of(v);
+  const std::int64_t n = v.size();
+  run_length_result<T> r;
+  array<std::int64_t> starts;
+  const std::int64_t runs =
+      s.select(n, run_head_flag<T, Eq>{d.data(), eq}, [&](std::int64_t bound) {
+        r.values = array<T>(shape{bound}, s.memory());
+        starts = array<std::int64_t>(shape{bound}, s.memory());
+        return write_run_start<T>{d.data(), r.values.data(), starts.data()};
+      });
+  fit(r.values, runs, s);
+  r.lengths = array<std::int64_t>(shape{runs}, s.memory());
+  s.for_each(runs, run_lengths{starts.data(), r.lengths.data(), runs, n});
+  return r;
+}
+
+// Whether a call takes libak's entry: a dtype with the default predicate (equality).
+template <class T, class F, class Default>
+inline constexpr bool select_entry_v = precompiled_sort_type_v<T>&& std::is_same_v<F, Default>;
+
 template <class T, class Eq>
 array<T> unique_front(view<const T> v, const Eq& eq, const select_options& o) {
-  return select_front(v, o, "ak::unique", [&](const device&, const auto& s) {
-    const auto d = s.dense_of(v);
-    return select_copy(s, d.data(), v.size(), run_head_flag<T, Eq>{d.data(), eq});
-  });
+  const select_call c = select_resolve(v, o, "ak::unique");
+  if constexpr (select_entry_v<T, Eq, isequal>)
+    return unique_entry(c.dev, c.t, v);
+  else
+    return on_half(c, [&](const device&, const auto& s) { return unique_body(s, v, eq); });
 }
 
 template <class T, class Eq>
 std::int64_t unique_count_front(view<const T> v, const Eq& eq, const select_options& o) {
-  return select_front(v, o, "ak::unique_count", [&](const device&, const auto& s) {
-    const auto d = s.dense_of(v);
-    return s.count(v.size(), run_head_flag<T, Eq>{d.data(), eq}).total;
-  });
+  const select_call c = select_resolve(v, o, "ak::unique_count");
+  if constexpr (select_entry_v<T, Eq, isequal>)
+    return unique_count_entry(c.dev, c.t, v);
+  else
+    return on_half(c, [&](const device&, const auto& s) { return unique_count_body(s, v, eq); });
 }
 
 template <class K, class V, class Eq>
@@ -130,32 +214,26 @@ unique_by_key_result<K, V> unique_by_key_front(view<const K> k, view<const V> v,
     const auto dk = s.dense_of(k);
     const auto dv = s.dense_of(v);
     const std::int64_t n = k.size();
-    const run_head_flag<K, Eq> flag{dk.data(), eq};
-    const auto c = s.count(n, flag);
-    unique_by_key_result<K, V> r{array<K>(shape{c.total}, s.memory()),
-                                 array<V>(shape{c.total}, s.memory())};
-    if (c.total > 0)
-      s.write(c, n, flag,
-              write_selected_pair<K, V>{dk.data(), dv.data(), r.keys.data(), r.values.data()});
+    unique_by_key_result<K, V> r;
+    const std::int64_t runs =
+        s.select(n, run_head_flag<K, Eq>{dk.data(), eq}, [&](std::int64_t bound) {
+          r.keys = array<K>(shape{bound}, s.memory());
+          r.values = array<V>(shape{bound}, s.memory());
+          return write_selected_pair<K, V>{dk.data(), dv.data(), r.keys.data(), r.values.data()};
+        });
+    fit(r.keys, runs, s);
+    fit(r.values, runs, s);
     return r;
   });
 }
 
 template <class T, class Eq>
 run_length_result<T> run_length_front(view<const T> v, const Eq& eq, const select_options& o) {
-  return select_front(v, o, "ak::run_length_encode", [&](const device&, const auto& s) {
-    const auto d = s.dense_of(v);
-    const std::int64_t n = v.size();
-    const run_head_flag<T, Eq> flag{d.data(), eq};
-    const auto c = s.count(n, flag);
-    run_length_result<T> r{array<T>(shape{c.total}, s.memory()),
-                           array<std::int64_t>(shape{c.total}, s.memory())};
-    if (c.total == 0) return r;
-    array<std::int64_t> starts(shape{c.total}, s.memory());
-    s.write(c, n, flag, write_run_start<T>{d.data(), r.values.data(), starts.data()});
-    s.for_each(c.total, run_lengths{starts.data(), r.lengths.data(), c.total, n});
-    return r;
-  });
+  const select_call c = select_resolve(v, o, "ak::run_length_encode");
+  if constexpr (select_entry_v<T, Eq, isequal>)
+    return run_length_entry(c.dev, c.t, v);
+  else
+    return on_half(c, [&](const device&, const auto& s) { return run_length_body(s, v, eq); });
 }
 
 }  // namespace detail
@@ -169,14 +247,12 @@ requires detail::select_predicate<Pred, detail::element_t<const Src>> array<std:
     const Src& src, Pred pred, const select_options& o = {}) {
   using T = detail::element_t<const Src>;
   const view<const T> v = detail::as_const_view(src);
-  return detail::select_front(v, o, "ak::findall", [&](const device&, const auto& s) {
-    const auto d = s.dense_of(v);
-    const detail::pred_flag<T, Pred> flag{d.data(), pred};
-    const auto c = s.count(v.size(), flag);
-    array<std::int64_t> out(shape{c.total}, s.memory());
-    if (c.total > 0) s.write(c, v.size(), flag, detail::write_index{out.data()});
-    return out;
-  });
+  const detail::select_call c = detail::select_resolve(v, o, "ak::findall");
+  if constexpr (detail::select_entry_v<T, Pred, detail::truthy>)
+    return detail::findall_entry(c.dev, c.t, v);
+  else
+    return detail::on_half(
+        c, [&](const device&, const auto& s) { return detail::findall_body(s, v, pred); });
 }
 
 // The indices of the nonzero (true) elements; NaN is nonzero.
@@ -238,13 +314,16 @@ requires detail::select_predicate<Pred, detail::element_t<const Src>> std::int64
     if (detail::spans_overlap(out, v)) detail::throw_overlap(function, "dst", "src");
     const auto d = s.dense_of(v);
     const detail::pred_flag<T, Pred> flag{d.data(), pred};
+    const detail::write_selected<T> write{d.data(), out.data(), out.strides()[0]};
+    // Room for every element: one pass. Otherwise the count first, checked before any write.
+    if (out.size() >= v.size())
+      return s.select(v.size(), flag, [&](std::int64_t) { return write; });
     const auto c = s.count(v.size(), flag);
     if (c.total > out.size())
       throw argument_error(function, "dst",
                            "at least " + std::to_string(c.total) + " elements (the selected count)",
                            std::to_string(out.size()) + " elements");
-    if (c.total > 0)
-      s.write(c, v.size(), flag, detail::write_selected<T>{d.data(), out.data(), out.strides()[0]});
+    if (c.total > 0) s.write(c, v.size(), flag, write);
     return c.total;
   });
 }

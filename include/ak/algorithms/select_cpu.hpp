@@ -28,6 +28,13 @@ class cpu_selection {
     return dense<T>(t_.cpu_grain, v);
   }
 
+  // One pass: make_writer(n) gives the writer of outputs with room for n selected indices;
+  // returns how many were selected (the front shrinks the outputs to that).
+  template <class Flag, class MakeWriter>
+  std::int64_t select(std::int64_t n, const Flag& flag, const MakeWriter& make_writer) const {
+    return cpu::select_chained(n, flag, make_writer(n), t_.cpu_grain);
+  }
+  // Two passes: the count, then the writes.
   template <class Flag>
   cpu::select_plan count(std::int64_t n, const Flag& flag) const {
     return cpu::select_count(n, flag, t_.cpu_grain);
@@ -44,15 +51,10 @@ class cpu_selection {
   // dst = src, element-wise over their (equal) shapes, any strides.
   template <class T>
   void copy_into(view<T> dst, view<const T> src) const {
-    cpu_copy_into(map_t(), dst, src);
+    cpu_copy_into(loop_tuning(t_), dst, src);
   }
 
  private:
-  map_tuning map_t() const {
-    map_tuning m{};
-    m.cpu_grain = t_.cpu_grain;
-    return m;
-  }
   select_tuning t_;
 };
 

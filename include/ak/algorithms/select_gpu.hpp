@@ -28,6 +28,15 @@ class gpu_selection {
     return dense<T>(*this, v);
   }
 
+  // The count, then make_writer(count) gives the writer of outputs of exactly that size, then
+  // the writes; returns the count.
+  template <class Flag, class MakeWriter>
+  std::int64_t select(std::int64_t n, const Flag& flag, const MakeWriter& make_writer) const {
+    const auto c = count(n, flag);
+    const auto w = make_writer(c.total);
+    if (c.total > 0) write(c, n, flag, w);
+    return c.total;
+  }
   template <class Flag>
   gpu::detail::select_counts count(std::int64_t n, const Flag& flag) const {
     if (n == 0) return {0, 1, gpu::device_buffer<std::int64_t>(dev_, 0), 0};
@@ -41,10 +50,7 @@ class gpu_selection {
   template <class Body>
   void for_each(std::int64_t n, const Body& body) const {
     if (n == 0) return;
-    map_tuning m{};
-    m.block_size = t_.block_size;
-    m.items_per_thread = t_.items_per_thread;
-    gpu::detail::foreachindex_run(dev_, m, n, body);
+    gpu::detail::foreachindex_run(dev_, loop_tuning(t_), n, body);
   }
   template <class T>
   void copy_into(view<T> dst, view<const T> src) const {

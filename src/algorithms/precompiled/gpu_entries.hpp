@@ -23,6 +23,10 @@ struct gpu_numeric_entries {
                       std::int64_t, const reduce_options<T>&, array<T>&);
   void (*accumulate)(const device&, const resolved_scan&, view<const T>, view<T>, std::size_t,
                      op_kind, const accumulate_options<T>&, const char*);
+  array<std::int64_t> (*histogram_even)(const device&, const select_tuning&, view<const T>,
+                                        const even_bin<T>&, std::int64_t);
+  array<std::int64_t> (*histogram_edges)(const device&, const select_tuning&, view<const T>,
+                                         const edge_bin<T>&, std::int64_t);
 };
 template <class T>
 struct gpu_sort_entries {
@@ -36,9 +40,21 @@ struct gpu_sort_entries {
   std::int64_t (*count)(const device&, const reduce_tuning&, view<const T>);
 };
 
+template <class T>
+struct gpu_select_entries {
+  array<std::int64_t> (*findall)(const device&, const select_tuning&, view<const T>);
+  array<T> (*unique)(const device&, const select_tuning&, view<const T>);
+  std::int64_t (*unique_count)(const device&, const select_tuning&, view<const T>);
+  run_length_result<T> (*run_length)(const device&, const select_tuning&, view<const T>);
+  found_element<T> (*findmin)(const device&, const reduce_tuning&, view<const T>);
+  found_element<T> (*findmax)(const device&, const reduce_tuning&, view<const T>);
+  extrema_element<T> (*extrema)(const device&, const reduce_tuning&, view<const T>);
+};
+
 struct gpu_entries_end {};
 #define AK_GPU_NUMERIC_ENTRIES_OF(T) gpu_numeric_entries<T>,
 #define AK_GPU_SORT_ENTRIES_OF(T) gpu_sort_entries<T>,
+#define AK_GPU_SELECT_ENTRIES_OF(T) gpu_select_entries<T>,
 
 // What a backend plugin that compiles the GPU algorithms itself exports as
 // AK_GPU_ENTRY_TABLE_SYMBOL. Its types are ak's C++ types, so the plugin must come from the same
@@ -48,6 +64,7 @@ struct gpu_entry_table {
   const char* ak_version;  // ak::version_string() of the plugin's build
   std::tuple<AK_FOR_EACH_NUMERIC_TYPE(AK_GPU_NUMERIC_ENTRIES_OF) gpu_entries_end> numeric;
   std::tuple<AK_FOR_EACH_SORT_TYPE(AK_GPU_SORT_ENTRIES_OF) gpu_entries_end> sort;
+  std::tuple<AK_FOR_EACH_SORT_TYPE(AK_GPU_SELECT_ENTRIES_OF) gpu_entries_end> select;
 
   template <class T>
   const gpu_numeric_entries<T>& numeric_of() const {
@@ -56,6 +73,10 @@ struct gpu_entry_table {
   template <class T>
   const gpu_sort_entries<T>& sort_of() const {
     return std::get<gpu_sort_entries<T>>(sort);
+  }
+  template <class T>
+  const gpu_select_entries<T>& select_of() const {
+    return std::get<gpu_select_entries<T>>(select);
   }
 };
 #define AK_GPU_ENTRY_TABLE_SYMBOL "ak_gpu_entry_table_v1"

@@ -5,8 +5,10 @@
 #pragma once
 
 #include "ak/algorithms/accumulate.hpp"
+#include "ak/algorithms/histogram.hpp"
 #include "ak/algorithms/reduce.hpp"
 #include "ak/algorithms/search.hpp"
+#include "ak/algorithms/select.hpp"
 #include "ak/algorithms/sort.hpp"
 #include "dispatch_op.hpp"
 
@@ -65,6 +67,43 @@ array<std::int64_t> gpu_searchsorted_body(const device& dev, const search_tuning
                                           view<const T> sorted, view<const T> queries, bool last,
                                           const search_options<>& o) {
   return gpu_searchsorted(dev, t, sorted, queries, last, o);
+}
+
+template <class T>
+array<std::int64_t> gpu_findall_body(const device& dev, const select_tuning& t, view<const T> v) {
+  return findall_body(gpu_selection(dev, t), v, truthy{});
+}
+
+template <class T>
+array<T> gpu_unique_body(const device& dev, const select_tuning& t, view<const T> v) {
+  return unique_body(gpu_selection(dev, t), v, isequal{});
+}
+
+template <class T>
+std::int64_t gpu_unique_count_body(const device& dev, const select_tuning& t, view<const T> v) {
+  return unique_count_body(gpu_selection(dev, t), v, isequal{});
+}
+
+template <class T>
+run_length_result<T> gpu_run_length_body(const device& dev, const select_tuning& t,
+                                         view<const T> v) {
+  return run_length_body(gpu_selection(dev, t), v, isequal{});
+}
+
+template <class T, bool Max>
+found_element<T> gpu_find_body(const device& dev, const reduce_tuning& t, view<const T> v) {
+  return gpu_reduce_indexed<found_element<T>, load_found>(dev, t, v, keep_found<Max>{});
+}
+
+template <class T>
+extrema_element<T> gpu_extrema_body(const device& dev, const reduce_tuning& t, view<const T> v) {
+  return gpu_reduce_indexed<extrema_element<T>, load_extrema>(dev, t, v, keep_extrema{});
+}
+
+template <class T, class Bin>
+array<std::int64_t> gpu_histogram_body(const device& dev, const select_tuning& t, view<const T> v,
+                                       const Bin& bin, std::int64_t bins) {
+  return gpu_histogram(dev, t, v, bin, bins);
 }
 
 }  // namespace ak::detail

@@ -32,3 +32,28 @@
       const search_options<>&);                                                                   \
   PREFIX template std::int64_t ak::detail::gpu_count_body<T>(const device&, const reduce_tuning&, \
                                                              view<const T>);
+#define AK_GPU_SELECT_INSTANCES(PREFIX, T)                                                         \
+  PREFIX template ak::array<std::int64_t> ak::detail::gpu_findall_body<T>(                         \
+      const device&, const select_tuning&, view<const T>);                                         \
+  PREFIX template ak::array<T> ak::detail::gpu_unique_body<T>(const device&, const select_tuning&, \
+                                                              view<const T>);                      \
+  PREFIX template std::int64_t ak::detail::gpu_unique_count_body<T>(                               \
+      const device&, const select_tuning&, view<const T>);                                         \
+  PREFIX template ak::run_length_result<T> ak::detail::gpu_run_length_body<T>(                     \
+      const device&, const select_tuning&, view<const T>);                                         \
+  PREFIX template ak::detail::found_element<T> ak::detail::gpu_find_body<T, false>(                \
+      const device&, const reduce_tuning&, view<const T>);                                         \
+  PREFIX template ak::detail::found_element<T> ak::detail::gpu_find_body<T, true>(                 \
+      const device&, const reduce_tuning&, view<const T>);                                         \
+  PREFIX template ak::detail::extrema_element<T> ak::detail::gpu_extrema_body<T>(                  \
+      const device&, const reduce_tuning&, view<const T>);
+#define AK_GPU_HISTOGRAM_INSTANCES(PREFIX, T)                                                     \
+  PREFIX template ak::array<std::int64_t> ak::detail::gpu_histogram_body<T, detail::even_bin<T>>( \
+      const device&, const select_tuning&, view<const T>, const detail::even_bin<T>&,             \
+      std::int64_t);                                                                              \
+  PREFIX template ak::array<std::int64_t> ak::detail::gpu_histogram_body<T, detail::edge_bin<T>>( \
+      const device&, const select_tuning&, view<const T>, const detail::edge_bin<T>&,             \
+      std::int64_t);
+// What a plugin's <plugin>_select_entries file makes.
+#define AK_MAKE_GPU_SELECT_INSTANCES(T) AK_GPU_SELECT_INSTANCES(, T)
+#define AK_MAKE_GPU_HISTOGRAM_INSTANCES(T) AK_GPU_HISTOGRAM_INSTANCES(, T)
