@@ -41,12 +41,16 @@ struct run_head_flag {
 };
 
 // ---- writers ----------------------------------------------------------------------------------
+// A writer's store(i, r) writes index i's output at rank r whether or not i is selected: a
+// one-pass selection whose tile still has a selected index to come (which overwrites rank r)
+// stores without a branch on the flag (ak/backends/cpu/select.hpp).
 
 // out[rank] = i for each selected i (findall).
 struct write_index {
   std::int64_t* out;
+  AK_KERNEL_FN void store(std::int64_t i, std::int64_t r) const { out[r] = i; }
   AK_KERNEL_FN void operator()(std::int64_t i, std::int64_t r, bool s) const {
-    if (s) out[r] = i;
+    if (s) store(i, r);
   }
 };
 
@@ -56,8 +60,9 @@ struct write_selected {
   const T* in;
   T* out;
   std::int64_t stride;
+  AK_KERNEL_FN void store(std::int64_t i, std::int64_t r) const { out[r * stride] = in[i]; }
   AK_KERNEL_FN void operator()(std::int64_t i, std::int64_t r, bool s) const {
-    if (s) out[r * stride] = in[i];
+    if (s) store(i, r);
   }
 };
 
@@ -80,11 +85,12 @@ struct write_selected_pair {
   const V* values;
   K* keys_out;
   V* values_out;
+  AK_KERNEL_FN void store(std::int64_t i, std::int64_t r) const {
+    keys_out[r] = keys[i];
+    values_out[r] = values[i];
+  }
   AK_KERNEL_FN void operator()(std::int64_t i, std::int64_t r, bool s) const {
-    if (s) {
-      keys_out[r] = keys[i];
-      values_out[r] = values[i];
-    }
+    if (s) store(i, r);
   }
 };
 
@@ -95,11 +101,12 @@ struct write_run_start {
   const T* in;
   T* values;
   std::int64_t* starts;
+  AK_KERNEL_FN void store(std::int64_t i, std::int64_t r) const {
+    values[r] = in[i];
+    starts[r] = i;
+  }
   AK_KERNEL_FN void operator()(std::int64_t i, std::int64_t r, bool s) const {
-    if (s) {
-      values[r] = in[i];
-      starts[r] = i;
-    }
+    if (s) store(i, r);
   }
 };
 

@@ -39,6 +39,20 @@ void select_write_range(std::int64_t b, std::int64_t e, std::int64_t r, const Fl
   }
 }
 
+// The same for a tile whose count is known (ranks r to end - 1), for writers with store(i, r):
+// every index up to the tile's last selected one stores at the current rank without a branch
+// on its flag (an unselected index's store is overwritten by the next selected one, which the
+// condition r < end guarantees within the tile), so that the flags' pattern costs no
+// mispredicted branches.
+template <class Flag, class Write>
+void select_store_range(std::int64_t b, std::int64_t e, std::int64_t r, std::int64_t end,
+                        const Flag& flag, const Write& write) {
+  for (std::int64_t i = b; i < e && r < end; ++i) {
+    write.store(i, r);
+    r += flag(i) ? 1 : 0;
+  }
+}
+
 // One pass in tiles of `tile` indices; returns the selected count.
 template <class Flag, class Write>
 std::int64_t select_chained(std::int64_t n, const Flag& flag, const Write& write,
@@ -50,8 +64,11 @@ std::int64_t select_chained(std::int64_t n, const Flag& flag, const Write& write
       tiles, num_threads(), std::int64_t{0},
       [&](std::int64_t k) { return select_count_range(k * tile, end(k), flag); },
       [](std::int64_t, const carry& before, std::int64_t c) { return *before + c; },
-      [&](std::int64_t k, const carry& before, std::int64_t) {
-        select_write_range(k * tile, end(k), *before, flag, write);
+      [&](std::int64_t k, const carry& before, std::int64_t c) {
+        if constexpr (requires { write.store(std::int64_t{0}, std::int64_t{0}); })
+          select_store_range(k * tile, end(k), *before, *before + c, flag, write);
+        else
+          select_write_range(k * tile, end(k), *before, flag, write);
       });
 }
 
