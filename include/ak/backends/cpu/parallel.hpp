@@ -91,6 +91,11 @@ struct chain_state {
   std::atomic<bool> ready{false};
 };
 
+// How many tiles of `tile` elements cover n elements.
+inline std::int64_t tile_count(std::int64_t n, std::int64_t tile) {
+  return n <= 0 ? 0 : (n + tile - 1) / tile;
+}
+
 // Bytes of tile state a chain of `tiles` tiles needs (caller-provided temp storage).
 template <class R>
 std::size_t chain_state_bytes(std::int64_t tiles) {

@@ -155,15 +155,10 @@ void scan_tile(const T* in, R* out, std::int64_t len, const Op& op, std::optiona
   scan_run(in + 4 * seg, out + 4 * seg, 1, 1, len - 4 * seg, op, std::optional<R>(c[3]), inclusive);
 }
 
-// How many tiles a 1-d scan of n elements uses with tiles of `tile` elements.
-inline std::int64_t scan_tile_count(std::int64_t n, std::int64_t tile) {
-  return n <= 0 ? 0 : (n + tile - 1) / tile;
-}
-
 // Bytes of tile state a 1-d scan of n elements needs (caller-provided temp storage).
 template <class R>
 std::size_t scan_state_bytes(std::int64_t n, std::int64_t tile) {
-  return chain_state_bytes<R>(scan_tile_count(n, tile));
+  return chain_state_bytes<R>(tile_count(n, tile));
 }
 
 // 1-d scan of n contiguous elements; in may equal out. `init` is the carry into the first tile.
@@ -177,7 +172,7 @@ void scan_1d(const T* in, R* out, std::int64_t n, const Op& op, const std::optio
   auto base = [&](std::int64_t k) { return k * tile; };
   auto len = [&](std::int64_t k) { return std::min(tile, n - k * tile); };
   chain_tiles<R>(
-      scan_tile_count(n, tile), workers, init,
+      tile_count(n, tile), workers, init,
       [&](std::int64_t k) {
         return split_tile<T, R>(in + base(k), len(k), op, k > 0 || init.has_value());
       },

@@ -57,11 +57,10 @@ void select_store_range(std::int64_t b, std::int64_t e, std::int64_t r, std::int
 template <class Flag, class Write>
 std::int64_t select_chained(std::int64_t n, const Flag& flag, const Write& write,
                             std::int64_t tile) {
-  const std::int64_t tiles = n <= 0 ? 0 : (n + tile - 1) / tile;
   auto end = [&](std::int64_t k) { return std::min(n, (k + 1) * tile); };
   using carry = std::optional<std::int64_t>;
   return *chain_tiles<std::int64_t>(
-      tiles, num_threads(), std::int64_t{0},
+      tile_count(n, tile), num_threads(), std::int64_t{0},
       [&](std::int64_t k) { return select_count_range(k * tile, end(k), flag); },
       [](std::int64_t, const carry& before, std::int64_t c) { return *before + c; },
       [&](std::int64_t k, const carry& before, std::int64_t c) {
