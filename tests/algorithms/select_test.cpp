@@ -185,6 +185,11 @@ TYPED_TEST(Select, FlagsAndRuns) {
         want = from_vector(w);
       }
       EXPECT_TRUE(same_elements(ak::copy_if(v.view(), fl.view()), want));
+      // Flags of another dtype take the header templates (bool flags, libak's entry): any
+      // nonzero value selects.
+      buf<std::int32_t> wide(n);
+      for (i64 i = 0; i < n; ++i) wide[i] = fl[i] ? static_cast<std::int32_t>(i % 7) - 9 : 0;
+      EXPECT_TRUE(same_elements(ak::copy_if(v.view(), wide.view()), want)) << "int32 flags";
     }
     for (i64 longest : {1, 2, 7, 300}) {
       SCOPED_TRACE("runs up to " + std::to_string(longest));

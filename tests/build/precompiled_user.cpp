@@ -20,6 +20,8 @@ float use_precompiled(std::vector<float>& v) {
   // The selection family with the default predicate and equality, findmin and friends, histograms.
   const ak::array<std::int64_t> nonzero = ak::findall(v);
   const ak::array<float> distinct = ak::unique(v);
+  const ak::array<bool> flags(ak::shape{static_cast<std::int64_t>(v.size())}, true);
+  const ak::array<float> flagged = ak::copy_if(v, flags);
   const std::int64_t runs = ak::unique_count(v);
   const auto [values, lengths] = ak::run_length_encode(v);
   const ak::found<float> low = ak::findmin(v);
@@ -29,9 +31,9 @@ float use_precompiled(std::vector<float>& v) {
       ak::histogram(v, ak::even_bins<float>{.lower = 0, .upper = 1, .count = 16});
   const std::vector<float> edges{0.0f, 0.5f, 1.0f};
   const ak::array<std::int64_t> by_edges = ak::histogram(v, edges);
-  const std::int64_t selected = nonzero.size() + distinct.size() + runs + values.size() +
-                                lengths.size() + low.index + high.index + both.min.index +
-                                even.size() + by_edges.size();
+  const std::int64_t selected = nonzero.size() + distinct.size() + flagged.size() + runs +
+                                values.size() + lengths.size() + low.index + high.index +
+                                both.min.index + even.size() + by_edges.size();
 #ifdef AK_CUSTOM_ORDER
   ak::sort_inplace(v, ak::sort_options{.lt = [](float a, float b) { return a > b; }});
 #endif

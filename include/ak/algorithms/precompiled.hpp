@@ -68,10 +68,13 @@ AK_FOR_EACH_SORT_TYPE(AK_DECLARE_SORT_ENTRIES)
 #undef AK_DECLARE_SORT_ENTRIES
 
 // The selection family's calls with the default predicate or equality (findall of truthy
-// elements, unique, unique_count and run_length_encode with isequal), and findmin, findmax and
-// extrema of a whole array, for every dtype; histograms for every numeric dtype.
+// elements, copy_if with bool flags, unique, unique_count and run_length_encode with isequal),
+// and findmin, findmax and extrema of a whole array, for every dtype; histograms for every
+// numeric dtype.
 #define AK_DECLARE_SELECT_ENTRIES(T)                                                             \
   array<std::int64_t> findall_entry(const device& dev, const select_tuning& t, view<const T> v); \
+  array<T> copy_if_entry(const device& dev, const select_tuning& t, view<const T> v,             \
+                         view<const bool> flags);                                                \
   array<T> unique_entry(const device& dev, const select_tuning& t, view<const T> v);             \
   std::int64_t unique_count_entry(const device& dev, const select_tuning& t, view<const T> v);   \
   run_length_result<T> run_length_entry(const device& dev, const select_tuning& t,               \

@@ -151,6 +151,14 @@ array<std::int64_t> findall_body(const S& s, view<const T> v, const Pred& pred) 
   return out;
 }
 
+// copy_if with an array of flags (checked by the front: on src's device, of src's shape).
+template <class S, class T, class F>
+array<T> copy_if_body(const S& s, view<const T> v, view<const F> flags) {
+  const auto d = s.dense_of(v);
+  const auto df = s.dense_of(flags);
+  return select_copy(s, d.data(), v.size(), array_flag<F>{df.data()});
+}
+
 template <class S, class T, class Eq>
 array<T> unique_body(const S& s, view<const T> v, const Eq& eq) {
   const auto d = s.dense_of(v);
@@ -284,15 +292,15 @@ auto copy_if(const Src& src, const Flags& flags, const select_options& o = {}) {
   constexpr const char* function = "ak::copy_if";
   const view<const T> v = detail::as_const_view(src);
   const view<const F> f = detail::as_const_view(flags);
-  return detail::select_front(v, o, function, [&](const device& dev, const auto& s) {
-    detail::check_same_device(function, "flags", dev, f.memory());
-    if (detail::on_gpu(dev)) detail::check_gpu_types<F>(function, dev);
-    if (f.shape() != v.shape())
-      detail::throw_shape_mismatch(function, "flags", v.shape(), f.shape());
-    const auto d = s.dense_of(v);
-    const auto df = s.dense_of(f);
-    return detail::select_copy(s, d.data(), v.size(), detail::array_flag<F>{df.data()});
-  });
+  const detail::select_call c = detail::select_resolve(v, o, function);
+  detail::check_same_device(function, "flags", c.dev, f.memory());
+  if (detail::on_gpu(c.dev)) detail::check_gpu_types<F>(function, c.dev);
+  if (f.shape() != v.shape()) detail::throw_shape_mismatch(function, "flags", v.shape(), f.shape());
+  if constexpr (detail::select_entry_v<T, F, bool>)
+    return detail::copy_if_entry(c.dev, c.t, v, f);
+  else
+    return detail::on_half(
+        c, [&](const device&, const auto& s) { return detail::copy_if_body(s, v, f); });
 }
 
 // Writes the elements of src for which pred holds, in order, to dst[0, count) (a 1-d array, any

@@ -43,6 +43,7 @@ struct gpu_sort_entries {
 template <class T>
 struct gpu_select_entries {
   array<std::int64_t> (*findall)(const device&, const select_tuning&, view<const T>);
+  array<T> (*copy_if)(const device&, const select_tuning&, view<const T>, view<const bool>);
   array<T> (*unique)(const device&, const select_tuning&, view<const T>);
   std::int64_t (*unique_count)(const device&, const select_tuning&, view<const T>);
   run_length_result<T> (*run_length)(const device&, const select_tuning&, view<const T>);

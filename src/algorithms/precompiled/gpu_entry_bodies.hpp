@@ -75,6 +75,12 @@ array<std::int64_t> gpu_findall_body(const device& dev, const select_tuning& t, 
 }
 
 template <class T>
+array<T> gpu_copy_if_body(const device& dev, const select_tuning& t, view<const T> v,
+                          view<const bool> flags) {
+  return copy_if_body(gpu_selection(dev, t), v, flags);
+}
+
+template <class T>
 array<T> gpu_unique_body(const device& dev, const select_tuning& t, view<const T> v) {
   return unique_body(gpu_selection(dev, t), v, isequal{});
 }

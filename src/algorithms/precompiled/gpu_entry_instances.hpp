@@ -35,6 +35,8 @@
 #define AK_GPU_SELECT_INSTANCES(PREFIX, T)                                                         \
   PREFIX template ak::array<std::int64_t> ak::detail::gpu_findall_body<T>(                         \
       const device&, const select_tuning&, view<const T>);                                         \
+  PREFIX template ak::array<T> ak::detail::gpu_copy_if_body<T>(                                    \
+      const device&, const select_tuning&, view<const T>, view<const bool>);                       \
   PREFIX template ak::array<T> ak::detail::gpu_unique_body<T>(const device&, const select_tuning&, \
                                                               view<const T>);                      \
   PREFIX template std::int64_t ak::detail::gpu_unique_count_body<T>(                               \

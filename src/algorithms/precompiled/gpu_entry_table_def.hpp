@@ -32,10 +32,10 @@ AK_FOR_EACH_SORT_TYPE(AK_USE)
       &ak::detail::gpu_count_body<T>},
 #define AK_SELECT_ROW(T)                                                          \
   ak::detail::gpu_select_entries<T>{                                              \
-      &ak::detail::gpu_findall_body<T>,      &ak::detail::gpu_unique_body<T>,     \
-      &ak::detail::gpu_unique_count_body<T>, &ak::detail::gpu_run_length_body<T>, \
-      &ak::detail::gpu_find_body<T, false>,  &ak::detail::gpu_find_body<T, true>, \
-      &ak::detail::gpu_extrema_body<T>},
+      &ak::detail::gpu_findall_body<T>,    &ak::detail::gpu_copy_if_body<T>,      \
+      &ak::detail::gpu_unique_body<T>,     &ak::detail::gpu_unique_count_body<T>, \
+      &ak::detail::gpu_run_length_body<T>, &ak::detail::gpu_find_body<T, false>,  \
+      &ak::detail::gpu_find_body<T, true>, &ak::detail::gpu_extrema_body<T>},
 
 extern "C" __attribute__((visibility("default")))
 const ak::detail::gpu_entry_table ak_gpu_entry_table_v1 = {

@@ -1,7 +1,7 @@
-// Precompiled selection (findall of truthy elements; unique, unique_count and run_length_encode
-// with isequal), findmin, findmax and extrema of whole arrays for every dtype, and histograms for
-// every numeric dtype (cpu; data on a GPU-style device goes to its backend's entry table,
-// gpu_entries.hpp).
+// Precompiled selection (findall of truthy elements; copy_if with bool flags; unique,
+// unique_count and run_length_encode with isequal), findmin, findmax and extrema of whole arrays
+// for every dtype, and histograms for every numeric dtype (cpu; data on a GPU-style device goes to
+// its backend's entry table, gpu_entries.hpp).
 #include "ak/algorithms/histogram.hpp"
 #include "ak/algorithms/reduce.hpp"
 #include "ak/algorithms/select.hpp"
@@ -13,6 +13,11 @@ namespace ak::detail {
   array<std::int64_t> findall_entry(const device& dev, const select_tuning& t, view<const T> v) { \
     if (on_gpu(dev)) return gpu_entries_for(dev).select_of<T>().findall(dev, t, v);               \
     return findall_body(cpu_selection(t), v, truthy{});                                           \
+  }                                                                                               \
+  array<T> copy_if_entry(const device& dev, const select_tuning& t, view<const T> v,              \
+                         view<const bool> flags) {                                                \
+    if (on_gpu(dev)) return gpu_entries_for(dev).select_of<T>().copy_if(dev, t, v, flags);        \
+    return copy_if_body(cpu_selection(t), v, flags);                                              \
   }                                                                                               \
   array<T> unique_entry(const device& dev, const select_tuning& t, view<const T> v) {             \
     if (on_gpu(dev)) return gpu_entries_for(dev).select_of<T>().unique(dev, t, v);                \
