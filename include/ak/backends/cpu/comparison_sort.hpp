@@ -238,10 +238,11 @@ struct classifier {
   std::size_t buckets() const { return equal_buckets ? 2 * k - 1 : k; }
   bool is_equal_bucket(std::size_t b) const { return equal_buckets && b % 2 == 1; }
 
-  // out[i] = the bucket of x[i], for i in [0, count).
-  // The depth of the tree is a template argument, so that the steps unroll.
-  template <class Bucket>
-  void classify(const T* x, std::int64_t count, Bucket* out) const {
+  // out[i] = the bucket of x[i], for i in [0, count): whole batches by a search whose depth is
+  // a template argument, so that its steps unroll; the last count % batch elements one by one.
+  // (One instantiation per depth: a batch of one or a second bucket type would double them, in
+  // every translation unit that sorts with a comparator.)
+  void classify(const T* x, std::int64_t count, std::uint16_t* out) const {
     switch (log_k) {
       case 1:
         return classify_levels<1>(x, count, out);
@@ -261,31 +262,36 @@ struct classifier {
         return classify_levels<8>(x, count, out);
     }
   }
-  template <int Levels, class Bucket>
-  void classify_levels(const T* x, std::int64_t count, Bucket* out) const {
+  template <int Levels>
+  void classify_levels(const T* x, std::int64_t count, std::uint16_t* out) const {
     std::int64_t i = 0;
-    for (; i + batch <= count; i += batch) classify_batch<Levels, batch>(x + i, out + i);
-    for (; i < count; ++i) classify_batch<Levels, 1>(x + i, out + i);
+    for (; i + batch <= count; i += batch) classify_batch<Levels>(x + i, out + i);
+    for (; i < count; ++i) {
+      std::size_t j = 1;
+      for (int l = 0; l < log_k; ++l) j = 2 * j + static_cast<std::size_t>(!less(x[i], tree[j]));
+      out[i] = bucket(j, x[i]);
+    }
   }
-  template <int Levels, int M, class Bucket>
+  template <int Levels>
 #if defined(__GNUC__) && !defined(__clang__)
   // g++ 12's loop vectorizer turns the interleaved searches into wrong buckets at -O3 (found by
   // the sort tests; clang and g++ -O2 are right), so it is kept away from them.
   __attribute__((optimize("no-tree-loop-vectorize")))
 #endif
   void
-  classify_batch(const T* x, Bucket* out) const {
-    std::size_t j[M];
-    for (int e = 0; e < M; ++e) j[e] = 1;
+  classify_batch(const T* x, std::uint16_t* out) const {
+    std::size_t j[batch];
+    for (int e = 0; e < batch; ++e) j[e] = 1;
     for (int l = 0; l < Levels; ++l)
-      for (int e = 0; e < M; ++e)
+      for (int e = 0; e < batch; ++e)
         j[e] = 2 * j[e] + static_cast<std::size_t>(!less(x[e], tree[j[e]]));
-    for (int e = 0; e < M; ++e) {
-      std::size_t b = j[e] - k;
-      if (equal_buckets)
-        b = 2 * b - static_cast<std::size_t>(b > 0 && !less(splitters[b - 1], x[e]));
-      out[e] = static_cast<Bucket>(b);
-    }
+    for (int e = 0; e < batch; ++e) out[e] = bucket(j[e], x[e]);
+  }
+  // The bucket of x, which the search ended at leaf j of the tree.
+  std::uint16_t bucket(std::size_t j, const T& x) const {
+    std::size_t b = j - k;
+    if (equal_buckets) b = 2 * b - static_cast<std::size_t>(b > 0 && !less(splitters[b - 1], x));
+    return static_cast<std::uint16_t>(b);
   }
   // Classifies x[0, n) once, gathering its elements by bucket in g's buffers (see
   // block_gather); a full buffer, a block, is written back over x from its start, where every
@@ -296,7 +302,7 @@ struct classifier {
     const auto buffer = g.buffer.begin();  // an iterator: a vector<bool> has no data()
     std::int64_t* const fill = g.fill.data();
     T* out = x;
-    std::uint32_t b[batch];
+    std::uint16_t b[batch];
     for (std::int64_t i = 0; i < n; i += batch) {
       const std::int64_t m = std::min<std::int64_t>(batch, n - i);
       classify(x + i, m, b);
