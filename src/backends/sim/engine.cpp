@@ -116,13 +116,18 @@ class stack_pool {
       }
     }
     const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+    std::lock_guard lock(mutex_);
+    free_.reserve(made_ + 1);  // here, so that give() never allocates
     void* m = mmap(nullptr, stack_bytes() + page, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (m == MAP_FAILED) throw std::bad_alloc();
     mprotect(m, page, PROT_NONE);
+    ++made_;
     return static_cast<char*>(m) + page;
   }
-  void give(void* s) {
+  // Never throws (a fiber's stack is given back from noexcept code): the list has room for every
+  // stack ever made.
+  void give(void* s) noexcept {
     std::lock_guard lock(mutex_);
     free_.push_back(s);
   }
@@ -130,6 +135,7 @@ class stack_pool {
  private:
   std::mutex mutex_;
   std::vector<void*> free_;
+  std::size_t made_ = 0;
 };
 
 // ---- state of a launch, a group, an item -------------------------------------------------------
