@@ -248,8 +248,13 @@ AK_KERNEL_INLINE affine map_of(std::int64_t i) {
   return affine{static_cast<std::uint32_t>(2 * i + 1), static_cast<std::uint32_t>(i * 13 + 5)};
 }
 
+// Not associative: a scan's result shows how it was bracketed.
+struct twice_left {
+  AK_KERNEL_FN std::int64_t operator()(std::int64_t a, std::int64_t b) const { return 2 * a + b; }
+};
+
 struct sg_reduce_scan {
-  std::int64_t *sum, *inc, *exc;
+  std::int64_t *sum, *inc, *exc, *tinc, *texc;
   affine *fred, *finc;
   template <class Ctx>
   AK_KERNEL_FN void operator()(Ctx& ctx) const {
@@ -260,6 +265,8 @@ struct sg_reduce_scan {
     exc[i] = ctx.sub_group_exclusive_scan(v, plus_i64{}, std::int64_t{1000});
     fred[i] = ctx.sub_group_reduce(map_of(i), compose{});
     finc[i] = ctx.sub_group_inclusive_scan(map_of(i), compose{});
+    tinc[i] = ctx.sub_group_inclusive_scan(v, twice_left{});
+    texc[i] = ctx.sub_group_exclusive_scan(v, twice_left{}, std::int64_t{3});
   }
 };
 
@@ -501,14 +508,31 @@ inline void SubGroupReduceAndScans(const ak::device& dev) {
   const std::vector<std::int64_t> zero(n, 0);
   const std::vector<affine> zero_maps(n, affine{0, 0});
   auto sum = on_device(dev, zero), inc = on_device(dev, zero), exc = on_device(dev, zero);
+  auto tinc = on_device(dev, zero), texc = on_device(dev, zero);
   auto fred = on_device(dev, zero_maps), finc = on_device(dev, zero_maps);
   run(dev, range_1d(n, g), 0, "sg_reduce_scan",
-      kernels::sg_reduce_scan{sum.data(), inc.data(), exc.data(), fred.data(), finc.data()});
+      kernels::sg_reduce_scan{sum.data(), inc.data(), exc.data(), tinc.data(), texc.data(),
+                              fred.data(), finc.data()});
   const auto h_sum = sum.to_host(), h_inc = inc.to_host(), h_exc = exc.to_host();
+  const auto h_tinc = tinc.to_host(), h_texc = texc.to_host();
   const auto h_fred = fred.to_host(), h_finc = finc.to_host();
   using kernels::map_of;
   using kernels::value_of;
   for (std::int64_t base = 0; base < n; base += w) {
+    // The scans combine as context_base's doubling steps do, on every backend: a float scan's
+    // result depends on the bracketing.
+    std::vector<std::int64_t> steps(static_cast<std::size_t>(w));
+    for (int l = 0; l < w; ++l) steps[static_cast<std::size_t>(l)] = value_of(base + l);
+    for (int d = 1; d < w; d *= 2)
+      for (int l = w - 1; l >= d; --l)
+        steps[static_cast<std::size_t>(l)] = kernels::twice_left{}(
+            steps[static_cast<std::size_t>(l - d)], steps[static_cast<std::size_t>(l)]);
+    for (int l = 0; l < w; ++l) {
+      ASSERT_EQ(h_tinc[base + l], steps[static_cast<std::size_t>(l)]) << "item " << base + l;
+      ASSERT_EQ(h_texc[base + l],
+                l == 0 ? 3 : kernels::twice_left{}(3, steps[static_cast<std::size_t>(l - 1)]))
+          << "item " << base + l;
+    }
     std::int64_t total = 0;
     affine ftotal{1, 0};
     for (int l = 0; l < w; ++l) {
