@@ -107,17 +107,14 @@ class stack_pool {
     return *p;
   }
   void* take() {
-    {
-      std::lock_guard lock(mutex_);
-      if (!free_.empty()) {
-        void* s = free_.back();
-        free_.pop_back();
-        return s;
-      }
-    }
-    const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
     std::lock_guard lock(mutex_);
+    if (!free_.empty()) {
+      void* s = free_.back();
+      free_.pop_back();
+      return s;
+    }
     free_.reserve(made_ + 1);  // here, so that give() never allocates
+    const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
     void* m = mmap(nullptr, stack_bytes() + page, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (m == MAP_FAILED) throw std::bad_alloc();
