@@ -266,6 +266,8 @@ struct classifier {
   void classify_levels(const T* x, std::int64_t count, std::uint16_t* out) const {
     std::int64_t i = 0;
     for (; i + batch <= count; i += batch) classify_batch<Levels>(x + i, out + i);
+    // The step below is written out here and in classify_batch on purpose: a shared helper for
+    // it made g++ 12 -O3 miscompile the int32 and uint32 sample sorts (2026-12-03, the tests).
     for (; i < count; ++i) {
       std::size_t j = 1;
       for (int l = 0; l < log_k; ++l) j = 2 * j + static_cast<std::size_t>(!less(x[i], tree[j]));
