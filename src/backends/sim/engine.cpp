@@ -113,7 +113,7 @@ class stack_pool {
       free_.pop_back();
       return s;
     }
-    free_.reserve(made_ + 1);  // here, so that give() never allocates
+    free_.reserve(made_ + 1);  // room for every stack made: give() never allocates
     const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
     void* m = mmap(nullptr, stack_bytes() + page, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -122,11 +122,12 @@ class stack_pool {
     ++made_;
     return static_cast<char*>(m) + page;
   }
-  // Never throws (a fiber's stack is given back from noexcept code): the list has room for every
-  // stack ever made.
-  void give(void* s) noexcept {
+  // Never throws (stacks are given back from noexcept code): the list has room for every stack
+  // ever made.
+  void give(std::vector<void*>& stacks) noexcept {
     std::lock_guard lock(mutex_);
-    free_.push_back(s);
+    free_.insert(free_.end(), stacks.begin(), stacks.end());
+    stacks.clear();
   }
 
  private:
@@ -168,7 +169,15 @@ struct sub_group_state {
   const char* file = "";
   std::int32_t line = 0;
   int first_lane = 0;
-  std::vector<unsigned char> buffer[2];
+  std::vector<unsigned char> buffer[2];  // kept from group to group (reset() leaves them)
+
+  void reset() {
+    arrived = parity = first_lane = 0;
+    op = 0;
+    bytes = 0;
+    file = "";
+    line = 0;
+  }
 };
 
 struct launch_state {
@@ -201,6 +210,15 @@ struct worker {
   std::vector<item> items;
   std::vector<sub_group_state> sub_groups;
   std::vector<unsigned char> local;
+  // The stacks of this worker's items that have returned, which its next items take before the
+  // shared pool (whose lock two workers would otherwise take for every item of every group); all
+  // given back to the pool when the launch ends. Room for one per item of a group, reserved
+  // before a group's items start: a stack is given back from noexcept code.
+  std::vector<void*> stacks;
+  worker() = default;
+  worker(const worker&) = delete;
+  worker& operator=(const worker&) = delete;
+  ~worker() { stack_pool::instance().give(stacks); }
   // The scheduler's own stack, as ASan needs to know it when an item switches back.
   const void* sched_bottom = nullptr;
   std::size_t sched_size = 0;
@@ -298,8 +316,15 @@ void resume(item& it) {
 
 struct pooled_stack {
   item* it;
+  worker* w;
   ctx::stack_context allocate() {
-    void* s = stack_pool::instance().take();
+    void* s = nullptr;
+    if (w->stacks.empty()) {
+      s = stack_pool::instance().take();
+    } else {
+      s = w->stacks.back();
+      w->stacks.pop_back();
+    }
 #if defined(AK_SIM_ASAN)
     __asan_unpoison_memory_region(s, stack_bytes());
 #endif
@@ -310,13 +335,13 @@ struct pooled_stack {
     return sc;
   }
   void deallocate(ctx::stack_context& sc) noexcept {
-    stack_pool::instance().give(static_cast<char*>(sc.sp) - sc.size);
+    w->stacks.push_back(static_cast<char*>(sc.sp) - sc.size);  // never past the reserved room
   }
 };
 
 void start_item(item& it) {
   item* p = &it;
-  it.fiber = ctx::fiber(std::allocator_arg, pooled_stack{p}, [p](ctx::fiber&& caller) {
+  it.fiber = ctx::fiber(std::allocator_arg, pooled_stack{p, it.group->w}, [p](ctx::fiber&& caller) {
     worker& w = *p->group->w;
 #if defined(AK_SIM_ASAN)
     __sanitizer_finish_switch_fiber(nullptr, &w.sched_bottom, &w.sched_size);
@@ -399,8 +424,10 @@ void run_group(worker& w, std::int64_t linear) {
   // Local memory starts out as garbage, as on a GPU; exactly its size, so that ASan sees raw
   // pointers that run past it.
   w.local.assign(static_cast<std::size_t>(l.local_bytes), static_cast<unsigned char>(0xA5));
-  w.sub_groups.assign(static_cast<std::size_t>(num_sg), sub_group_state{});
+  w.sub_groups.resize(static_cast<std::size_t>(num_sg));
+  for (auto& sg : w.sub_groups) sg.reset();
   w.items.resize(static_cast<std::size_t>(n));
+  w.stacks.reserve(static_cast<std::size_t>(n));
 
   // Every allocation of the scheduler is made here, before any item starts: the ready lists hold
   // each item at most once.
