@@ -253,8 +253,15 @@ struct twice_left {
   AK_KERNEL_FN std::int64_t operator()(std::int64_t a, std::int64_t b) const { return 2 * a + b; }
 };
 
+// twice_left with state (sim computes a stateless op's collective once per sub-group, one with
+// state in every lane).
+struct scaled_left {
+  std::int64_t k;
+  AK_KERNEL_FN std::int64_t operator()(std::int64_t a, std::int64_t b) const { return k * a + b; }
+};
+
 struct sg_reduce_scan {
-  std::int64_t *sum, *inc, *exc, *tinc, *texc;
+  std::int64_t *sum, *inc, *exc, *tinc, *texc, *sinc;
   affine *fred, *finc;
   template <class Ctx>
   AK_KERNEL_FN void operator()(Ctx& ctx) const {
@@ -267,6 +274,7 @@ struct sg_reduce_scan {
     finc[i] = ctx.sub_group_inclusive_scan(map_of(i), compose{});
     tinc[i] = ctx.sub_group_inclusive_scan(v, twice_left{});
     texc[i] = ctx.sub_group_exclusive_scan(v, twice_left{}, std::int64_t{3});
+    sinc[i] = ctx.sub_group_inclusive_scan(v, scaled_left{2});
   }
 };
 
@@ -508,13 +516,13 @@ inline void SubGroupReduceAndScans(const ak::device& dev) {
   const std::vector<std::int64_t> zero(n, 0);
   const std::vector<affine> zero_maps(n, affine{0, 0});
   auto sum = on_device(dev, zero), inc = on_device(dev, zero), exc = on_device(dev, zero);
-  auto tinc = on_device(dev, zero), texc = on_device(dev, zero);
+  auto tinc = on_device(dev, zero), texc = on_device(dev, zero), sinc = on_device(dev, zero);
   auto fred = on_device(dev, zero_maps), finc = on_device(dev, zero_maps);
   run(dev, range_1d(n, g), 0, "sg_reduce_scan",
       kernels::sg_reduce_scan{sum.data(), inc.data(), exc.data(), tinc.data(), texc.data(),
-                              fred.data(), finc.data()});
+                              sinc.data(), fred.data(), finc.data()});
   const auto h_sum = sum.to_host(), h_inc = inc.to_host(), h_exc = exc.to_host();
-  const auto h_tinc = tinc.to_host(), h_texc = texc.to_host();
+  const auto h_tinc = tinc.to_host(), h_texc = texc.to_host(), h_sinc = sinc.to_host();
   const auto h_fred = fred.to_host(), h_finc = finc.to_host();
   using kernels::map_of;
   using kernels::value_of;
@@ -529,6 +537,7 @@ inline void SubGroupReduceAndScans(const ak::device& dev) {
             steps[static_cast<std::size_t>(l - d)], steps[static_cast<std::size_t>(l)]);
     for (int l = 0; l < w; ++l) {
       ASSERT_EQ(h_tinc[base + l], steps[static_cast<std::size_t>(l)]) << "item " << base + l;
+      ASSERT_EQ(h_sinc[base + l], steps[static_cast<std::size_t>(l)]) << "item " << base + l;
       ASSERT_EQ(h_texc[base + l],
                 l == 0 ? 3 : kernels::twice_left{}(3, steps[static_cast<std::size_t>(l - 1)]))
           << "item " << base + l;

@@ -140,11 +140,12 @@ class context : public kernel::context_base<context> {
     if constexpr (sizeof(T) > max_collective_bytes) {
       return kernel::context_base<context>::sub_group_reduce(v, op, s);
     } else {
-      const int w = it_->sub_group_width;
-      T vals[max_lanes];
-      gather(vals, exchange(v, AK_SIM_COLLECTIVE, s), w);
-      for (int o = 1; o < w; o *= 2)
-        for (int l = 0; l + o < w; l += 2 * o) vals[l] = op(vals[l], vals[l + o]);
+      T own[max_lanes];
+      const T* vals = combined(own, it_->sub_group_width, exchange(v, AK_SIM_COLLECTIVE, s), op,
+                               [](T* x, int w, Op& f) {
+                                 for (int o = 1; o < w; o *= 2)
+                                   for (int l = 0; l + o < w; l += 2 * o) x[l] = f(x[l], x[l + o]);
+                               });
       return vals[0];
     }
   }
@@ -153,9 +154,8 @@ class context : public kernel::context_base<context> {
     if constexpr (sizeof(T) > max_collective_bytes) {
       return kernel::context_base<context>::sub_group_inclusive_scan(v, op, s);
     } else {
-      T vals[max_lanes];
-      scan_lanes(vals, exchange(v, AK_SIM_COLLECTIVE, s), op);
-      return vals[it_->sub_group_lane];
+      T own[max_lanes];
+      return scan_lanes(own, exchange(v, AK_SIM_COLLECTIVE, s), op)[it_->sub_group_lane];
     }
   }
   template <class T, class Op>
@@ -163,8 +163,8 @@ class context : public kernel::context_base<context> {
     if constexpr (sizeof(T) > max_collective_bytes) {
       return kernel::context_base<context>::sub_group_exclusive_scan(v, op, init, s);
     } else {
-      T vals[max_lanes];
-      scan_lanes(vals, exchange(v, AK_SIM_COLLECTIVE, s), op);
+      T own[max_lanes];
+      const T* vals = scan_lanes(own, exchange(v, AK_SIM_COLLECTIVE, s), op);
       const int lane = it_->sub_group_lane;
       return lane == 0 ? init : op(init, vals[lane - 1]);
     }
@@ -248,18 +248,45 @@ class context : public kernel::context_base<context> {
   static constexpr std::size_t max_collective_bytes = 64;
   static constexpr int max_lanes = 64;  // the widest sub-group of a sim profile
 
-  template <class T>
-  static void gather(T* vals, const char* all, int w) {
-    for (int i = 0; i < w; ++i) vals[i] = read<T>(all, i);
+  // The lanes' values after `steps(values, width, op)`, which combines them in place. Every lane
+  // of a sub-group computes the same steps from the same values, and the lanes run one after
+  // another on one thread: where the op has no state, the first lane to resume keeps the result
+  // in a buffer of the thread's, and the others find it there (keyed by the values' bytes: the
+  // same values give the same result), once instead of once per lane. With state (a lambda's
+  // captures, which each lane holds its own copy of) each lane computes with its own op.
+  template <class T, class Op, class Steps>  // Steps: a reduction's and a scan's are two
+  struct memo {
+    int width = 0;
+    alignas(T) unsigned char key[max_lanes * sizeof(T)];
+    T values[max_lanes];
+  };
+  template <class T, class Op, class Steps>
+  static const T* combined(T* own, int w, const char* all, Op& op, Steps steps) {
+    const std::size_t bytes = static_cast<std::size_t>(w) * sizeof(T);
+    T* out = own;
+    if constexpr (std::is_empty_v<Op>) {
+      thread_local memo<T, Op, Steps> m;
+      if (m.width == w && std::memcmp(m.key, all, bytes) == 0) return m.values;
+      m.width = 0;  // not valid until filled (op may throw)
+      out = m.values;
+      for (int i = 0; i < w; ++i) out[i] = read<T>(all, i);
+      steps(out, w, op);
+      std::memcpy(m.key, all, bytes);
+      m.width = w;
+    } else {
+      for (int i = 0; i < w; ++i) out[i] = read<T>(all, i);
+      steps(out, w, op);
+    }
+    return out;
   }
   // The inclusive scan of every lane, step by step as context_base's: at distance d each lane
   // from d on combines its left neighbour's value at that distance (the old one) with its own.
   template <class T, class Op>
-  void scan_lanes(T* vals, const char* all, Op& op) const {
-    const int w = it_->sub_group_width;
-    gather(vals, all, w);
-    for (int d = 1; d < w; d *= 2)
-      for (int l = w - 1; l >= d; --l) vals[l] = op(vals[l - d], vals[l]);
+  const T* scan_lanes(T* own, const char* all, Op& op) const {
+    return combined(own, it_->sub_group_width, all, op, [](T* x, int w, Op& f) {
+      for (int d = 1; d < w; d *= 2)
+        for (int l = w - 1; l >= d; --l) x[l] = f(x[l - d], x[l]);
+    });
   }
 
   template <class T>
