@@ -169,15 +169,6 @@ struct sub_group_state {
   const char* file = "";
   std::int32_t line = 0;
   int first_lane = 0;
-  std::vector<unsigned char> buffer[2];  // kept from group to group (reset() leaves them)
-
-  void reset() {
-    arrived = parity = first_lane = 0;
-    op = 0;
-    bytes = 0;
-    file = "";
-    line = 0;
-  }
 };
 
 struct launch_state {
@@ -209,6 +200,13 @@ struct worker {
   launch_state* launch = nullptr;
   std::vector<item> items;
   std::vector<sub_group_state> sub_groups;
+  // Two exchange buffers per sub-group (sub-group k's are 2k and 2k + 1, by parity), kept from
+  // group to group.
+  std::vector<std::vector<unsigned char>> exchange_buffers;
+  std::vector<unsigned char>& exchange_buffer(int sub_group, int parity) {
+    return exchange_buffers[2 * static_cast<std::size_t>(sub_group) +
+                            static_cast<std::size_t>(parity)];
+  }
   std::vector<unsigned char> local;
   // The stacks of this worker's items that have returned, which its next items take before the
   // shared pool (whose lock two workers would otherwise take for every item of every group); all
@@ -316,14 +314,14 @@ void resume(item& it) {
 
 struct pooled_stack {
   item* it;
-  worker* w;
   ctx::stack_context allocate() {
+    std::vector<void*>& mine = it->group->w->stacks;
     void* s = nullptr;
-    if (w->stacks.empty()) {
+    if (mine.empty()) {
       s = stack_pool::instance().take();
     } else {
-      s = w->stacks.back();
-      w->stacks.pop_back();
+      s = mine.back();
+      mine.pop_back();
     }
 #if defined(AK_SIM_ASAN)
     __asan_unpoison_memory_region(s, stack_bytes());
@@ -335,13 +333,13 @@ struct pooled_stack {
     return sc;
   }
   void deallocate(ctx::stack_context& sc) noexcept {
-    w->stacks.push_back(static_cast<char*>(sc.sp) - sc.size);  // never past the reserved room
+    it->group->w->stacks.push_back(static_cast<char*>(sc.sp) - sc.size);  // within the reserve
   }
 };
 
 void start_item(item& it) {
   item* p = &it;
-  it.fiber = ctx::fiber(std::allocator_arg, pooled_stack{p, it.group->w}, [p](ctx::fiber&& caller) {
+  it.fiber = ctx::fiber(std::allocator_arg, pooled_stack{p}, [p](ctx::fiber&& caller) {
     worker& w = *p->group->w;
 #if defined(AK_SIM_ASAN)
     __sanitizer_finish_switch_fiber(nullptr, &w.sched_bottom, &w.sched_size);
@@ -424,8 +422,9 @@ void run_group(worker& w, std::int64_t linear) {
   // Local memory starts out as garbage, as on a GPU; exactly its size, so that ASan sees raw
   // pointers that run past it.
   w.local.assign(static_cast<std::size_t>(l.local_bytes), static_cast<unsigned char>(0xA5));
-  w.sub_groups.resize(static_cast<std::size_t>(num_sg));
-  for (auto& sg : w.sub_groups) sg.reset();
+  w.sub_groups.assign(static_cast<std::size_t>(num_sg), sub_group_state{});
+  if (w.exchange_buffers.size() < 2 * static_cast<std::size_t>(num_sg))
+    w.exchange_buffers.resize(2 * static_cast<std::size_t>(num_sg));
   w.items.resize(static_cast<std::size_t>(n));
   w.stacks.reserve(static_cast<std::size_t>(n));
 
@@ -698,7 +697,7 @@ const void* sub_group_exchange(ak_sim_item_v1* v, const void* value, std::uint32
     sg.file = file;
     sg.line = line;
     sg.first_lane = v->sub_group_lane;
-    sg.buffer[sg.parity].resize(static_cast<std::size_t>(width) * bytes);
+    w.exchange_buffer(v->sub_group_id, sg.parity).resize(static_cast<std::size_t>(width) * bytes);
   } else if (sg.op != op || sg.bytes != bytes || sg.line != line || !same_file(sg.file, file)) {
     fail_group(g, "sub-group divergence: lane " + std::to_string(sg.first_lane) + " of " +
                       item_name(it).substr(item_name(it).find("group")) + "'s sub-group " +
@@ -707,7 +706,7 @@ const void* sub_group_exchange(ak_sim_item_v1* v, const void* value, std::uint32
                       " in " + op_name(op) + " at " + at(file, line));
     return nullptr;
   }
-  unsigned char* buf = sg.buffer[sg.parity].data();
+  unsigned char* buf = w.exchange_buffer(v->sub_group_id, sg.parity).data();
   std::memcpy(buf + static_cast<std::size_t>(v->sub_group_lane) * bytes, value, bytes);
   it.polls = 0;
   if (++sg.arrived == width) {
