@@ -36,7 +36,7 @@ using i64 = std::int64_t;
 
 // ---- Types ------------------------------------------------------------------------------------
 
-#ifndef AK_TEST_ONE_TYPE_PER_SIZE
+#ifndef AK_PRECOMPILE_ONE_TYPE_PER_SIZE
 using numeric_types =
     ::testing::Types<std::int8_t, std::int16_t, std::int32_t, std::int64_t, std::uint8_t,
                      std::uint16_t, std::uint32_t, std::uint64_t, float, double>;
@@ -46,9 +46,16 @@ using all_types =
 #else
 // The sanitizer build (tests/algorithms/CMakeLists.txt): one type of each size, signed and
 // unsigned integers and a float among them (int32, where signed overflow is undefined; double
-// for the float paths, whose suites below keep both floats).
+// for the float paths, whose suites below keep both floats), all of them types that libak
+// precompiles there (ak/algorithms/precompiled.hpp).
 using numeric_types = ::testing::Types<std::int8_t, std::uint16_t, std::int32_t, double>;
 using all_types = ::testing::Types<bool, std::int8_t, std::uint16_t, std::int32_t, double>;
+static_assert(ak::detail::precompiled_sort_type_v<std::int8_t> &&
+              ak::detail::precompiled_sort_type_v<std::uint16_t> &&
+              ak::detail::precompiled_sort_type_v<std::int32_t> &&
+              ak::detail::precompiled_sort_type_v<double> &&
+              ak::detail::precompiled_sort_type_v<float> &&
+              ak::detail::precompiled_sort_type_v<bool>);
 #endif
 using float_types = ::testing::Types<float, double>;
 

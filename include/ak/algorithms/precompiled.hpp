@@ -26,13 +26,28 @@ struct even_bin;
 template <class T>
 struct edge_bin;
 
-// The types of AK_FOR_EACH_NUMERIC_TYPE (ak/core/dtype.hpp), exactly (no cv-qualified ones).
-template <class T>
-inline constexpr bool precompiled_type_v =
-    has_dtype_v<T>&& std::is_same_v<T, std::remove_cv_t<T>> && !std::is_same_v<T, bool>;
+// The element types with precompiled entry points, as X(T): every dtype's type (the lists of
+// ak/core/dtype.hpp), or, in a build configured with AK_SANITIZERS (the ak target then gives its
+// users AK_PRECOMPILE_ONE_TYPE_PER_SIZE), one integer of each size and both floats: what a
+// sanitizer finds in an entry depends on the element's size and kind, not on which type of that
+// size it is, and the entries of every dtype take most of a sanitizer build's time. A call with
+// another type there takes the header templates. libak and its plugins must agree on this list:
+// the GPU entry table's size (gpu_entries.hpp) is checked when a plugin loads.
+#ifndef AK_PRECOMPILE_ONE_TYPE_PER_SIZE
+#define AK_FOR_EACH_PRECOMPILED_NUMERIC_TYPE(X) AK_FOR_EACH_NUMERIC_TYPE(X)
+#else
+#define AK_FOR_EACH_PRECOMPILED_NUMERIC_TYPE(X) \
+  X(std::int8_t) X(std::uint16_t) X(std::int32_t) X(float) X(double)
+#endif
+#define AK_FOR_EACH_PRECOMPILED_SORT_TYPE(X) X(bool) AK_FOR_EACH_PRECOMPILED_NUMERIC_TYPE(X)
 
+#define AK_DETAIL_IS(U) || std::is_same_v<T, U>
 template <class T>
-inline constexpr bool precompiled_sort_type_v = precompiled_type_v<T> || std::is_same_v<T, bool>;
+inline constexpr bool precompiled_type_v = false AK_FOR_EACH_PRECOMPILED_NUMERIC_TYPE(AK_DETAIL_IS);
+template <class T>
+inline constexpr bool precompiled_sort_type_v =
+    false AK_FOR_EACH_PRECOMPILED_SORT_TYPE(AK_DETAIL_IS);
+#undef AK_DETAIL_IS
 
 // Each entry takes the device and what the front resolved for it (along dims: the mask of the
 // reduced dimensions, how many elements make each output, and the allocated, non-empty `out`).
@@ -47,7 +62,7 @@ inline constexpr bool precompiled_sort_type_v = precompiled_type_v<T> || std::is
   void accumulate_entry(const device& dev, const resolved_scan& r, view<const T> src, view<T> dst, \
                         std::size_t dim, op_kind op, const accumulate_options<T>& o,               \
                         const char* function);
-AK_FOR_EACH_NUMERIC_TYPE(AK_DECLARE_NUMERIC_ENTRIES)
+AK_FOR_EACH_PRECOMPILED_NUMERIC_TYPE(AK_DECLARE_NUMERIC_ENTRIES)
 #undef AK_DECLARE_NUMERIC_ENTRIES
 
 // The sorts and searches, and the predicate-free count and any/all (of truthy elements), for every
@@ -64,7 +79,7 @@ AK_FOR_EACH_NUMERIC_TYPE(AK_DECLARE_NUMERIC_ENTRIES)
                                          const search_options<>& o);                             \
   std::int64_t count_entry(const device& dev, const reduce_tuning& t, view<const T> v);          \
   bool find_any_entry(const map_tuning& t, view<const T> v, bool want);
-AK_FOR_EACH_SORT_TYPE(AK_DECLARE_SORT_ENTRIES)
+AK_FOR_EACH_PRECOMPILED_SORT_TYPE(AK_DECLARE_SORT_ENTRIES)
 #undef AK_DECLARE_SORT_ENTRIES
 
 // The selection family's calls with the default predicate or equality (findall of truthy
@@ -85,14 +100,14 @@ AK_FOR_EACH_SORT_TYPE(AK_DECLARE_SORT_ENTRIES)
                                         view<const T> v, keep_found<true>);                      \
   extrema_element<T> reduce_indexed_entry(const device& dev, const reduce_tuning& t,             \
                                           view<const T> v, keep_extrema);
-AK_FOR_EACH_SORT_TYPE(AK_DECLARE_SELECT_ENTRIES)
+AK_FOR_EACH_PRECOMPILED_SORT_TYPE(AK_DECLARE_SELECT_ENTRIES)
 #undef AK_DECLARE_SELECT_ENTRIES
 #define AK_DECLARE_HISTOGRAM_ENTRIES(T)                                                           \
   array<std::int64_t> histogram_entry(const device& dev, const select_tuning& t, view<const T> v, \
                                       const even_bin<T>& bin, std::int64_t bins);                 \
   array<std::int64_t> histogram_entry(const device& dev, const select_tuning& t, view<const T> v, \
                                       const edge_bin<T>& bin, std::int64_t bins);
-AK_FOR_EACH_NUMERIC_TYPE(AK_DECLARE_HISTOGRAM_ENTRIES)
+AK_FOR_EACH_PRECOMPILED_NUMERIC_TYPE(AK_DECLARE_HISTOGRAM_ENTRIES)
 #undef AK_DECLARE_HISTOGRAM_ENTRIES
 
 }  // namespace ak::detail

@@ -17,7 +17,7 @@ namespace ak::detail {
       cpu_accumulate(dev, r.tuning, src, dst, dim, f, o, function);                                \
     });                                                                                            \
   }
-AK_FOR_EACH_NUMERIC_TYPE(AK_DEFINE_ACCUMULATE_ENTRY)
+AK_FOR_EACH_PRECOMPILED_NUMERIC_TYPE(AK_DEFINE_ACCUMULATE_ENTRY)
 #undef AK_DEFINE_ACCUMULATE_ENTRY
 
 }  // namespace ak::detail

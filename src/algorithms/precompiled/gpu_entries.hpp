@@ -63,9 +63,10 @@ struct gpu_entries_end {};
 struct gpu_entry_table {
   std::uint32_t size;      // sizeof(gpu_entry_table) where the plugin was built
   const char* ak_version;  // ak::version_string() of the plugin's build
-  std::tuple<AK_FOR_EACH_NUMERIC_TYPE(AK_GPU_NUMERIC_ENTRIES_OF) gpu_entries_end> numeric;
-  std::tuple<AK_FOR_EACH_SORT_TYPE(AK_GPU_SORT_ENTRIES_OF) gpu_entries_end> sort;
-  std::tuple<AK_FOR_EACH_SORT_TYPE(AK_GPU_SELECT_ENTRIES_OF) gpu_entries_end> select;
+  std::tuple<AK_FOR_EACH_PRECOMPILED_NUMERIC_TYPE(AK_GPU_NUMERIC_ENTRIES_OF) gpu_entries_end>
+      numeric;
+  std::tuple<AK_FOR_EACH_PRECOMPILED_SORT_TYPE(AK_GPU_SORT_ENTRIES_OF) gpu_entries_end> sort;
+  std::tuple<AK_FOR_EACH_PRECOMPILED_SORT_TYPE(AK_GPU_SELECT_ENTRIES_OF) gpu_entries_end> select;
 
   template <class T>
   const gpu_numeric_entries<T>& numeric_of() const {

@@ -12,10 +12,10 @@ namespace ak {
   AK_GPU_REDUCE_INSTANCE(extern, T)      \
   AK_GPU_REDUCE_DIMS_INSTANCE(extern, T) \
   AK_GPU_ACCUMULATE_INSTANCE(extern, T) AK_GPU_HISTOGRAM_INSTANCES(extern, T)
-AK_FOR_EACH_NUMERIC_TYPE(AK_USE)
+AK_FOR_EACH_PRECOMPILED_NUMERIC_TYPE(AK_USE)
 #undef AK_USE
 #define AK_USE(T) AK_GPU_SORT_INSTANCES(extern, T) AK_GPU_SELECT_INSTANCES(extern, T)
-AK_FOR_EACH_SORT_TYPE(AK_USE)
+AK_FOR_EACH_PRECOMPILED_SORT_TYPE(AK_USE)
 #undef AK_USE
 }  // namespace ak
 
@@ -41,9 +41,9 @@ extern "C" __attribute__((visibility("default")))
 const ak::detail::gpu_entry_table ak_gpu_entry_table_v1 = {
     sizeof(ak::detail::gpu_entry_table),
     AK_BUILD_VERSION,
-    {AK_FOR_EACH_NUMERIC_TYPE(AK_NUMERIC_ROW) ak::detail::gpu_entries_end{}},
-    {AK_FOR_EACH_SORT_TYPE(AK_SORT_ROW) ak::detail::gpu_entries_end{}},
-    {AK_FOR_EACH_SORT_TYPE(AK_SELECT_ROW) ak::detail::gpu_entries_end{}}};
+    {AK_FOR_EACH_PRECOMPILED_NUMERIC_TYPE(AK_NUMERIC_ROW) ak::detail::gpu_entries_end{}},
+    {AK_FOR_EACH_PRECOMPILED_SORT_TYPE(AK_SORT_ROW) ak::detail::gpu_entries_end{}},
+    {AK_FOR_EACH_PRECOMPILED_SORT_TYPE(AK_SELECT_ROW) ak::detail::gpu_entries_end{}}};
 
 #undef AK_NUMERIC_ROW
 #undef AK_SORT_ROW

@@ -24,7 +24,7 @@ namespace ak::detail {
       cpu_mapreduce_along(dev, t, src, identity{}, f, mask, o, out);                               \
     });                                                                                            \
   }
-AK_FOR_EACH_NUMERIC_TYPE(AK_DEFINE_REDUCE_ENTRIES)
+AK_FOR_EACH_PRECOMPILED_NUMERIC_TYPE(AK_DEFINE_REDUCE_ENTRIES)
 #undef AK_DEFINE_REDUCE_ENTRIES
 
 // count, any and all of truthy elements, for every dtype.
@@ -37,7 +37,7 @@ AK_FOR_EACH_NUMERIC_TYPE(AK_DEFINE_REDUCE_ENTRIES)
   bool find_any_entry(const map_tuning& t, view<const T> v, bool want) {                    \
     return want ? cpu_find_any<true>(t, v, truthy{}) : cpu_find_any<false>(t, v, truthy{}); \
   }
-AK_FOR_EACH_SORT_TYPE(AK_DEFINE_COUNT_ENTRIES)
+AK_FOR_EACH_PRECOMPILED_SORT_TYPE(AK_DEFINE_COUNT_ENTRIES)
 #undef AK_DEFINE_COUNT_ENTRIES
 
 }  // namespace ak::detail

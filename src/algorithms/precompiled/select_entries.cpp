@@ -47,7 +47,7 @@ namespace ak::detail {
     if (on_gpu(dev)) return gpu_entries_for(dev).select_of<T>().extrema(dev, t, v);               \
     return cpu_reduce_indexed<extrema_element<T>, load_extrema>(t, v, op);                        \
   }
-AK_FOR_EACH_SORT_TYPE(AK_DEFINE_SELECT_ENTRIES)
+AK_FOR_EACH_PRECOMPILED_SORT_TYPE(AK_DEFINE_SELECT_ENTRIES)
 #undef AK_DEFINE_SELECT_ENTRIES
 
 #define AK_DEFINE_HISTOGRAM_ENTRIES(T)                                                            \
@@ -63,7 +63,7 @@ AK_FOR_EACH_SORT_TYPE(AK_DEFINE_SELECT_ENTRIES)
       return gpu_entries_for(dev).numeric_of<T>().histogram_edges(dev, t, v, bin, bins);          \
     return cpu_histogram(t, v, bin, bins);                                                        \
   }
-AK_FOR_EACH_NUMERIC_TYPE(AK_DEFINE_HISTOGRAM_ENTRIES)
+AK_FOR_EACH_PRECOMPILED_NUMERIC_TYPE(AK_DEFINE_HISTOGRAM_ENTRIES)
 #undef AK_DEFINE_HISTOGRAM_ENTRIES
 
 }  // namespace ak::detail

@@ -29,7 +29,7 @@ namespace ak::detail {
       return gpu_entries_for(dev).sort_of<T>().searchsorted(dev, t, sorted, queries, last, o);   \
     return cpu_searchsorted(t, sorted, queries, last, o);                                        \
   }
-AK_FOR_EACH_SORT_TYPE(AK_DEFINE_SORT_ENTRIES)
+AK_FOR_EACH_PRECOMPILED_SORT_TYPE(AK_DEFINE_SORT_ENTRIES)
 #undef AK_DEFINE_SORT_ENTRIES
 
 }  // namespace ak::detail

@@ -3,6 +3,6 @@
 
 namespace ak {
 #define AK_MAKE(T) AK_GPU_REDUCE_INSTANCE(, T)
-AK_FOR_EACH_NUMERIC_TYPE(AK_MAKE)
+AK_FOR_EACH_PRECOMPILED_NUMERIC_TYPE(AK_MAKE)
 #undef AK_MAKE
 }  // namespace ak

@@ -3,6 +3,6 @@
 
 namespace ak {
 #define AK_MAKE(T) AK_GPU_SORT_INSTANCES(, T)
-AK_FOR_EACH_SORT_TYPE(AK_MAKE)
+AK_FOR_EACH_PRECOMPILED_SORT_TYPE(AK_MAKE)
 #undef AK_MAKE
 }  // namespace ak
