@@ -41,7 +41,8 @@ void radix_sort_run(const ak::device& dev, K* keys, V* values, std::int64_t n, c
   const int passes = (key_bits + digit_bits - 1) / digit_bits;
   const std::size_t value_bytes = values ? sizeof(V) : 0;
 
-  // A tile that fits local memory: block * sort.radix_items_per_thread, halved as needed.
+  // A tile that fits local memory and the tile's 16-bit counters (radix_tile_most keys):
+  // block * sort.radix_items_per_thread, halved as needed.
   std::int64_t block = fit_block(dev, t.block_size);
   int ipt = static_cast<int>(t.radix_items_per_thread);
   auto layout = [&] {
@@ -50,9 +51,11 @@ void radix_sort_run(const ak::device& dev, K* keys, V* values, std::int64_t n, c
                                        static_cast<std::size_t>(num_sub_groups(dev, block)));
   };
   const auto local_limit = static_cast<std::size_t>(dev.info().local_memory_bytes);
-  while (layout().bytes > local_limit && ipt > 1) ipt /= 2;
+  while ((layout().bytes > local_limit || block * ipt > kernels::radix_tile_most) && ipt > 1)
+    ipt /= 2;
   while (layout().bytes > local_limit && block > dev.info().sub_group_width)
     block = fit_block(dev, block / 2);
+  block = block_for(dev, block, n, ipt);
   const kernels::radix_layout lay = layout();
   if (lay.bytes > local_limit)
     throw ak::capability_error(std::string(fn) +

@@ -2,10 +2,11 @@
 // sort by ordered_key (ak's order); `digit_bits` at most 8.
 //
 // Every pass sorts each tile (block * items_per_thread keys, with their values) by the pass's
-// digit in local memory, with one stable 1-bit split per digit bit, and scatters it to the
-// digit's bucket at the tile's offset there. The offsets come either from a scan of a
-// digit-major count matrix (reduce-then-scan: runs everywhere) or, onesweep-style, from one
-// histogram of every pass's digits and a decoupled look-back over the tiles' per-digit counts.
+// digit in local memory, with one stable split per 4 bits of the digit (a group scan of packed
+// per-value counters), and scatters it to the digit's bucket at the tile's offset there. The
+// offsets come either from a scan of a digit-major count matrix (reduce-then-scan: runs everywhere)
+// or, onesweep-style, from one histogram of every pass's digits and a decoupled look-back over the
+// tiles' per-digit counts.
 #pragma once
 
 #include <cstdint>
@@ -23,6 +24,28 @@ template <class K>
 AK_KERNEL_INLINE unsigned radix_digit(const K& k, int shift, unsigned mask) {
   return static_cast<unsigned>((ordered_key(k) >> shift) & mask);
 }
+
+// Tiles hold at most this many keys: the counters of radix_counts are 16 bits wide.
+inline constexpr std::int64_t radix_tile_most = 65535;
+
+// The counts of the values of a sub-digit of at most 4 bits: sixteen 16-bit counters in four
+// words, so that one group scan of them ranks every value at once (no counter overflows into the
+// next: a tile holds at most radix_tile_most keys).
+struct radix_counts {
+  std::uint64_t w[4];
+  AK_KERNEL_FN unsigned get(unsigned v) const {
+    return static_cast<unsigned>((w[v >> 2] >> (16 * (v & 3))) & 0xffffu);
+  }
+  AK_KERNEL_FN void add(unsigned v, unsigned c) {
+    w[v >> 2] += static_cast<std::uint64_t>(c) << (16 * (v & 3));
+  }
+};
+struct radix_counts_plus {
+  AK_KERNEL_FN radix_counts operator()(radix_counts a, const radix_counts& b) const {
+    for (int i = 0; i < 4; ++i) a.w[i] += b.w[i];
+    return a;
+  }
+};
 
 // Where each array of a radix tile kernel lives in local memory.
 struct radix_layout {
@@ -45,7 +68,7 @@ struct radix_layout {
     l.values_b = at;
     at = up(at + tile * value_bytes, 16);
     l.scratch = at;
-    at = up(at + (sub_groups + 2) * sizeof(int), 16);
+    at = up(at + (sub_groups + 1) * sizeof(radix_counts), 16);
     l.starts = at;
     at = up(at + radix * sizeof(int), 16);
     l.ends = at;
@@ -56,10 +79,6 @@ struct radix_layout {
     l.bytes = at + sizeof(std::int64_t);
     return l;
   }
-};
-
-struct int_plus {
-  AK_KERNEL_FN int operator()(int a, int b) const { return a + b; }
 };
 
 // Counts, per tile, how many keys have each digit: counts[digit * tiles + tile] (digit-major, so
@@ -163,8 +182,8 @@ struct radix_scatter_kernel {
     auto kb = kernel::local_array<K>(ctx, layout.keys_b, tile_n);
     auto va = kernel::local_array<V>(ctx, layout.values_a, has_values ? tile_n : 0);
     auto vb = kernel::local_array<V>(ctx, layout.values_b, has_values ? tile_n : 0);
-    auto scratch = kernel::local_array<int>(ctx, layout.scratch,
-                                            static_cast<std::size_t>(ctx.num_sub_groups() + 2));
+    auto scratch = kernel::local_array<radix_counts>(
+        ctx, layout.scratch, static_cast<std::size_t>(ctx.num_sub_groups() + 1));
     auto starts = kernel::local_array<int>(ctx, layout.starts, static_cast<std::size_t>(radix));
     auto ends = kernel::local_array<int>(ctx, layout.ends, static_cast<std::size_t>(radix));
     auto offs =
@@ -190,25 +209,38 @@ struct radix_scatter_kernel {
     }
     ctx.barrier();
 
-    // Stable 1-bit splits, one per digit bit; keys past `valid` count as ones, so they stay last.
+    // Stable splits by 4 bits of the digit at a time (fewer for the digit's last bits): each item
+    // counts the sub-digit values of its keys (consecutive ones), a group scan of the counts gives
+    // each item where its keys of each value go. Keys past `valid` stay where they are.
     auto* src_k = &ka;
     auto* dst_k = &kb;
     auto* src_v = &va;
     auto* dst_v = &vb;
-    for (int b = 0; b < digit_bits; ++b) {
+    for (int b = 0; b < digit_bits; b += 4) {
+      const unsigned sub_mask = (1u << (digit_bits - b < 4 ? digit_bits - b : 4)) - 1u;
+      auto sub_digit = [&](int i) {
+        return (radix_digit((*src_k)[i], shift, mask) >> b) & sub_mask;
+      };
       const int first = lid * ipt;
-      int zeros = 0;
-      for (int k = 0; k < ipt; ++k) {
-        const int i = first + k;
-        if (i < valid && !((radix_digit((*src_k)[i], shift, mask) >> b) & 1u)) ++zeros;
+      radix_counts mine{};
+      for (int k = 0; k < ipt; ++k)
+        if (first + k < valid) mine.add(sub_digit(first + k), 1);
+      radix_counts total{};
+      radix_counts at =
+          group_exclusive_scan(ctx, scratch, mine, radix_counts_plus{}, radix_counts{}, total);
+      // Where each value starts in the tile: the totals of the values below it.
+      unsigned start = 0;
+      for (unsigned v = 0; v <= sub_mask; ++v) {
+        const unsigned c = total.get(v);
+        at.add(v, start);
+        start += c;
       }
-      int total_zeros = 0;
-      int z = group_exclusive_scan(ctx, scratch, zeros, int_plus{}, 0, total_zeros);
       for (int k = 0; k < ipt; ++k) {
         const int i = first + k;
         if (i >= valid) break;
-        const bool one = (radix_digit((*src_k)[i], shift, mask) >> b) & 1u;
-        const int dest = one ? total_zeros + (i - z) : z++;
+        const unsigned v = sub_digit(i);
+        const int dest = static_cast<int>(at.get(v));
+        at.add(v, 1);
         (*dst_k)[dest] = (*src_k)[i];
         if (has_values) (*dst_v)[dest] = (*src_v)[i];
       }
