@@ -50,14 +50,16 @@ using all_types =
 // precompiles there (ak/algorithms/precompiled.hpp).
 using numeric_types = ::testing::Types<std::int8_t, std::uint16_t, std::int32_t, double>;
 using all_types = ::testing::Types<bool, std::int8_t, std::uint16_t, std::int32_t, double>;
-static_assert(ak::detail::precompiled_sort_type_v<std::int8_t> &&
-              ak::detail::precompiled_sort_type_v<std::uint16_t> &&
-              ak::detail::precompiled_sort_type_v<std::int32_t> &&
-              ak::detail::precompiled_sort_type_v<double> &&
-              ak::detail::precompiled_sort_type_v<float> &&
-              ak::detail::precompiled_sort_type_v<bool>);
 #endif
 using float_types = ::testing::Types<float, double>;
+#ifdef AK_PRECOMPILE_ONE_TYPE_PER_SIZE
+template <class>
+inline constexpr bool all_precompiled_v = false;
+template <class... T>
+inline constexpr bool all_precompiled_v<::testing::Types<T...>> =
+    (ak::detail::precompiled_sort_type_v<T> && ...);
+static_assert(all_precompiled_v<all_types> && all_precompiled_v<float_types>);
+#endif
 
 // Readable typed-test names: "int8", "float32", ...
 struct dtype_names {

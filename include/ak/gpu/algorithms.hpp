@@ -78,12 +78,13 @@ inline std::int64_t fit_block(const ak::device& dev, std::int64_t block) {
   return std::clamp((std::max(block, w) + w - 1) / w * w, w, most);
 }
 
-// The block of a launch over n elements, ipt per work-item: `block` (fitted), or for an input that
-// one tile would more than hold, the fewest sub-groups that hold it. Each work-item of a group
-// takes part in its barriers and collectives (and on sim is a fiber), holding elements or not.
+// The block of a launch over n elements, ipt per work-item: `block` fitted to the device, or for
+// an input that one tile would more than hold, the fewest sub-groups that hold it. Each work-item
+// of a group takes part in its barriers and collectives (and on sim is a fiber), holding elements
+// or not.
 inline std::int64_t block_for(const ak::device& dev, std::int64_t block, std::int64_t n,
                               std::int64_t ipt) {
-  return std::min(block, fit_block(dev, cdiv(n, std::max<std::int64_t>(ipt, 1))));
+  return std::min(fit_block(dev, block), fit_block(dev, cdiv(n, std::max<std::int64_t>(ipt, 1))));
 }
 
 inline int num_sub_groups(const ak::device& dev, std::int64_t block) {
@@ -139,7 +140,7 @@ template <class T, class Load, class Op>
 void reduce_into(const ak::device& dev, const reduce_tuning& t, Load load, std::int64_t n, Op op,
                  T init, T* out) {
   const int ipt = static_cast<int>(t.items_per_thread);
-  const std::int64_t block = block_for(dev, fit_block(dev, t.block_size), n, ipt);
+  const std::int64_t block = block_for(dev, t.block_size, n, ipt);
   const std::int64_t tile = block * ipt;  // a multiple of every vector width (block is)
   const std::int64_t tiles = cdiv(n, tile);
   const std::int64_t most =
@@ -192,7 +193,7 @@ template <class F>
 void foreachindex_run(const ak::device& dev, const map_tuning& t, std::int64_t n, F f) {
   if (n == 0) return;
   const int ipt = static_cast<int>(t.items_per_thread);
-  const std::int64_t block = block_for(dev, fit_block(dev, t.block_size), n, ipt);
+  const std::int64_t block = block_for(dev, t.block_size, n, ipt);
   const std::int64_t groups = cdiv(n, block * ipt);
   launch(dev, {kernel::range_1d(groups * block, block), 0, "ak::gpu::foreachindex"},
          kernels::foreach_kernel<F>{f, n, ipt});
@@ -214,7 +215,7 @@ void map(const ak::device& dev, const In* in, Out* out, std::int64_t n, F f,
   if (n == 0) return;
   const auto t = ak::tuning(map_hook{}, dev, tuning_dtype<Out>(), call);
   const int ipt = static_cast<int>(t.items_per_thread);
-  const std::int64_t block = detail::block_for(dev, detail::fit_block(dev, t.block_size), n, ipt);
+  const std::int64_t block = detail::block_for(dev, t.block_size, n, ipt);
   const std::int64_t groups = detail::cdiv(n, block * ipt);
   launch(dev, {kernel::range_1d(groups * block, block), 0, "ak::gpu::map"},
          kernels::map_kernel<In, Out, F>{{in, out, f}, n, ipt});

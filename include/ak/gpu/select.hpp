@@ -27,7 +27,7 @@ template <class Flag>
 select_counts select_count_run(const ak::device& dev, const select_tuning& t, std::int64_t n,
                                Flag flag) {
   const int ipt = static_cast<int>(std::clamp<std::int64_t>(t.items_per_thread, 1, 32));
-  const std::int64_t block = block_for(dev, fit_block(dev, t.block_size), n, ipt);
+  const std::int64_t block = block_for(dev, t.block_size, n, ipt);
   const std::int64_t tile = block * ipt, tiles = cdiv(n, tile);
   select_counts c{block, ipt, device_buffer<std::int64_t>(dev, tiles), 0};
   const std::size_t local =
