@@ -14,6 +14,10 @@ function(ak_target_defaults target)
     target_compile_options(${target} PRIVATE
       $<$<COMPILE_LANGUAGE:CXX>:-fsanitize=${AK_SANITIZERS} -fno-omit-frame-pointer
                                 -fno-sanitize-recover=all>)
+    if(AK_SANITIZERS_SKIP)
+      target_compile_options(${target} PRIVATE
+        $<$<COMPILE_LANGUAGE:CXX>:-fno-sanitize=${AK_SANITIZERS_SKIP}>)
+    endif()
     target_link_options(${target} PRIVATE -fsanitize=${AK_SANITIZERS})
   endif()
 endfunction()
