@@ -4,7 +4,7 @@
 # Inputs that reach new code are kept in build-fuzz/corpus/<target> (copy the useful ones into
 # the committed corpus); a crash stops the run, leaves its input in build-fuzz/crashes/ and
 # fails. Each crash found gets a regression case (for the tuning parser: BadOverrideFile in
-# tests/runtime/tuning_test.cpp).
+# tests/runtime/tuning_test.cpp; for views: tests/core/view_test.cpp).
 #
 #   scripts/fuzz.sh [SECONDS]     e.g. scripts/fuzz.sh 3600 for an hour per target
 #
@@ -22,19 +22,31 @@ if [[ -z $cxx ]]; then
   exit 1
 fi
 out=build-fuzz
-cmake -S tests/fuzz -B "$out" -G Ninja -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_COMPILER="$cxx" >/dev/null
+targets=(tuning_parser views)
+# The differential target (algorithms) links ak as a user's program does: build/ (either of the
+# README's commands builds it) installed into build-fuzz/ak.
+prefix=()
+if [[ -f build/CMakeCache.txt ]] && cmake --install build --prefix "$out/ak" >/dev/null 2>&1; then
+  prefix=(-DCMAKE_PREFIX_PATH="$PWD/$out/ak")
+  targets+=(algorithms)
+else
+  echo "== build/ holds no built ak (scripts/quickstart.sh demo builds it): ak_fuzz_algorithms is not run"
+fi
+cmake -S tests/fuzz -B "$out" -G Ninja -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_COMPILER="$cxx" \
+      "${prefix[@]}" >/dev/null
 cmake --build "$out" -j "$(nproc)"
 mkdir -p "$out/crashes"
-for target in tuning_parser; do
+for target in "${targets[@]}"; do
   corpus=$out/corpus/$target
   mkdir -p "$corpus"
   echo "== ak_fuzz_$target for ${seconds} s (seed corpus tests/fuzz/corpus/$target)"
   rm -f "$out/crashes/$target-"*
-  # -max_len: tuning files are small, and long inputs only slow each run down; -timeout: a
-  # single input that takes seconds is a finding too (the parser is linear). Shown: libFuzzer's
-  # periodic pulse and final lines, and any report; the whole log is build-fuzz/<target>.log.
+  # -max_len: every target reads a small input, and long inputs only slow each run down;
+  # -timeout: a single input that takes seconds is a finding too. Shown: libFuzzer's periodic
+  # pulse and final lines, and any report; the whole log is build-fuzz/<target>.log. sim runs
+  # on two worker threads, as its tests do.
   set +e
-  "$out/ak_fuzz_$target" -max_total_time="$seconds" -max_len=8192 -timeout=10 -print_final_stats=1 \
+  AK_SIM_THREADS=2 "$out/ak_fuzz_$target" -max_total_time="$seconds" -max_len=8192 -timeout=10 -print_final_stats=1 \
       -artifact_prefix="$out/crashes/$target-" "$corpus" "tests/fuzz/corpus/$target" 2>&1 |
     tee "$out/$target.log" |
     grep --line-buffered -E '^#[0-9]+[[:space:]]+(INITED|pulse|DONE)|^stat::|ERROR|SUMMARY|==[0-9]+=='

@@ -1,0 +1,307 @@
+// libFuzzer target: a differential check of sort, sort_inplace, sortperm, cumsum (inclusive and
+// exclusive) and sum against std references, on cpu:0 and sim:0. The bytes decode into a device,
+// an element type, a size (often one of the tile and grain boundaries), a data pattern (random,
+// sorted, reversed, all equal, few distinct, extreme values and special floats), an operation
+// and its options (rev, stable, the sort algorithm, a per-call cpu grain or task count); any
+// difference from the reference, or an exception other than the documented refusal of an
+// algorithm a device cannot run, is a finding.
+//
+// It links an installed ak (scripts/fuzz.sh installs build/ when it exists): the standard types
+// run in libak and its plugins as a user's program runs them, uninstrumented, so coverage guides
+// the decoding and the references; ASan and UBSan check this program's side. Built with clang's
+// -fsanitize=fuzzer (tests/fuzz/CMakeLists.txt); seed corpus tests/fuzz/corpus/algorithms.
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <limits>
+#include <numeric>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <vector>
+
+#include "ak/ak.hpp"
+
+namespace {
+
+using i64 = std::int64_t;
+
+[[noreturn]] void finding(const std::string& what) {
+  std::fprintf(stderr, "algorithms_fuzz: %s\n", what.c_str());
+  std::abort();
+}
+
+class reader {
+ public:
+  reader(const std::uint8_t* data, std::size_t size) : data_(data), size_(size) {}
+  std::uint8_t byte() { return pos_ < size_ ? data_[pos_++] : 0; }
+  std::uint64_t word() {
+    std::uint64_t v = 0;
+    for (int k = 0; k < 8; ++k) v = (v << 8) | byte();
+    return v;
+  }
+
+ private:
+  const std::uint8_t* data_;
+  std::size_t size_;
+  std::size_t pos_ = 0;
+};
+
+// splitmix64: the data of the random patterns, from a seed the bytes give.
+struct random_bits {
+  std::uint64_t state;
+  std::uint64_t next() {
+    std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  }
+};
+
+template <class T>
+T from_bits(std::uint64_t bits) {
+  if constexpr (std::is_floating_point_v<T>) {
+    using U = ak::ordered_key_t<T>;
+    const auto u = static_cast<U>(bits);
+    T x;
+    std::memcpy(&x, &u, sizeof x);
+    return x;
+  } else {
+    return static_cast<T>(bits);
+  }
+}
+
+template <class T>
+std::vector<T> specials() {
+  using L = std::numeric_limits<T>;
+  std::vector<T> s{T(0), T(1), L::max(), L::lowest(), L::min()};
+  if constexpr (std::is_floating_point_v<T>)
+    s.insert(s.end(), {T(-0.0), L::infinity(), -L::infinity(), L::quiet_NaN(), -L::quiet_NaN(),
+                       L::denorm_min(), T(-1)});
+  else if constexpr (std::is_signed_v<T>)
+    s.push_back(T(-1));
+  return s;
+}
+
+// Sizes at the boundaries of sim's groups and tiles and of the cpu grains (1 << 14 .. 1 << 16).
+constexpr i64 boundary_sizes[] = {0,    1,    2,    31,   32,   33,    255,   256,   257,   1023,
+                                  1024, 1025, 4095, 4096, 4097, 16383, 16384, 16385, 65536, 65537};
+
+template <class T>
+std::vector<T> make_data(reader& in, i64 n, bool moderate) {
+  std::vector<T> v(static_cast<std::size_t>(n));
+  random_bits r{in.word()};
+  const auto s = specials<T>();
+  const std::uint8_t pattern = in.byte() % 6;
+  const int distinct = 1 + in.byte() % 4;
+  std::vector<T> few;
+  for (int k = 0; k < distinct; ++k) few.push_back(from_bits<T>(r.next()));
+  for (auto& x : v) {
+    switch (pattern) {
+      case 3:
+        x = few[0];
+        break;  // all equal
+      case 4:
+        x = few[r.next() % few.size()];
+        break;  // few distinct
+      case 5:
+        x = r.next() % 4 ? s[r.next() % s.size()] : T(1);
+        break;  // extremes, specials
+      default:
+        x = from_bits<T>(r.next());
+        break;  // random; sorted; reversed
+    }
+  }
+  if (moderate) {  // sums: finite values that no order of additions takes past the type
+    for (auto& x : v) {
+      if constexpr (std::is_floating_point_v<T>) {
+        if (!std::isfinite(x)) x = T(1);
+        x = std::fmod(x, T(1000));
+      }
+    }
+  }
+  if (pattern == 1 || pattern == 2) {
+    std::stable_sort(v.begin(), v.end(), ak::isless{});
+    if (pattern == 2) std::reverse(v.begin(), v.end());
+  }
+  return v;
+}
+
+template <class T>
+bool same_bits(const T& a, const T& b) {
+  return std::memcmp(&a, &b, sizeof(T)) == 0;
+}
+
+std::string where(const char* op, const char* type, const std::string& dev, i64 n, i64 i) {
+  return std::string(op) + " of " + std::to_string(n) + " " + type + " on " + dev +
+         ": wrong at index " + std::to_string(i);
+}
+
+// The integers' sums wrap, as two's complement: the reference adds in the unsigned type.
+template <class T>
+T wrap_add(T a, T b) {
+  using U = std::make_unsigned_t<T>;
+  return static_cast<T>(static_cast<U>(static_cast<U>(a) + static_cast<U>(b)));
+}
+
+template <class T>
+void check_sum_close(T got, long double want, long double magnitude, i64 n,
+                     const std::string& what) {
+  const long double eps = std::numeric_limits<T>::epsilon();
+  const long double tolerance = eps * static_cast<long double>(n + 2) * (magnitude + 1);
+  if (!(std::fabs(static_cast<long double>(got) - want) <= tolerance))
+    finding(what + ": " + std::to_string(static_cast<double>(got)) + ", expected about " +
+            std::to_string(static_cast<double>(want)));
+}
+
+template <class T>
+void run(reader& in, const ak::device& dev, const char* type) {
+  const std::uint8_t size_code = in.byte();
+  const bool on_sim = dev.backend() == "sim";
+  i64 n = size_code < 128 ? boundary_sizes[size_code % std::size(boundary_sizes)]
+                          : static_cast<i64>((size_code << 8 | in.byte()) % 5000);
+  if (on_sim && n > 20000) n = 20000;  // each work-item a fiber: keep runs short
+  const std::uint8_t op = in.byte() % 5;
+  const std::uint8_t flags = in.byte();
+  const std::vector<T> host = make_data<T>(in, n, op >= 3);
+  const ak::array<T> src(host, dev.memory());
+  const std::string name(dev.name());
+
+  if (op <= 2) {  // sort, sort_inplace, sortperm
+    ak::sort_options<> o;
+    o.rev = flags & 1;
+    o.stable = !(flags & 2);
+    switch ((flags >> 2) % 4) {
+      case 1:
+        o.alg = ak::radix_sort{};
+        break;
+      case 2:
+        o.alg = ak::merge_sort{};
+        break;
+      case 3:
+        o.alg = ak::sample_sort{};
+        break;
+      default:
+        break;
+    }
+    // The reference: a stable sort in ak's order, descending with rev.
+    std::vector<i64> perm(static_cast<std::size_t>(n));
+    std::iota(perm.begin(), perm.end(), i64{0});
+    std::stable_sort(perm.begin(), perm.end(), [&](i64 a, i64 b) {
+      const T& x = host[static_cast<std::size_t>(a)];
+      const T& y = host[static_cast<std::size_t>(b)];
+      return o.rev ? ak::isless{}(y, x) : ak::isless{}(x, y);
+    });
+    try {
+      if (op == 2) {
+        const std::vector<i64> got = ak::sortperm(src, o).to_vector();
+        if (got.size() != perm.size()) finding(where("sortperm", type, name, n, -1));
+        std::vector<bool> seen(perm.size(), false);
+        for (std::size_t i = 0; i < got.size(); ++i) {
+          const i64 g = got[i];
+          if (g < 0 || g >= n || seen[static_cast<std::size_t>(g)])
+            finding(where("sortperm (not a permutation)", type, name, n, static_cast<i64>(i)));
+          seen[static_cast<std::size_t>(g)] = true;
+          // Unstable: equal keys in any order, so compare the keys; stable: the indices.
+          const bool ok = o.stable ? g == perm[i]
+                                   : same_bits(host[static_cast<std::size_t>(g)],
+                                               host[static_cast<std::size_t>(perm[i])]);
+          if (!ok) finding(where("sortperm", type, name, n, static_cast<i64>(i)));
+        }
+        return;
+      }
+      std::vector<T> got;
+      if (op == 0) {
+        got = ak::sort(src, o).to_vector();
+        if (!std::equal(host.begin(), host.end(), src.to_vector().begin(), same_bits<T>))
+          finding(where("sort (changed its source)", type, name, n, -1));
+      } else {
+        ak::array<T> a(host, dev.memory());
+        ak::sort_inplace(a, o);
+        got = a.to_vector();
+      }
+      if (got.size() != host.size()) finding(where("sort", type, name, n, -1));
+      // Keys equal in ak's order have the same bits, so stable or not the result is one.
+      for (std::size_t i = 0; i < got.size(); ++i)
+        if (!same_bits(got[i], host[static_cast<std::size_t>(perm[i])]))
+          finding(where(op == 0 ? "sort" : "sort_inplace", type, name, n, static_cast<i64>(i)));
+    } catch (const ak::error& e) {
+      // On sim, an explicit algorithm the device cannot run (sample sort) is refused; the cpu
+      // runs every algorithm on numbers, and auto never throws.
+      if (!on_sim || (flags >> 2) % 4 == 0) finding(std::string("sort threw: ") + e.what());
+    }
+    return;
+  }
+
+  const bool inclusive = !(flags & 1);
+  const i64 grain = (flags & 2) ? i64{1} << ((flags >> 2) % 17) : ak::unset;
+  if (op == 3) {  // cumsum
+    ak::accumulate_options<T> o;
+    o.inclusive = inclusive;
+    o.tuning.cpu_grain = grain;
+    const std::vector<T> got = ak::cumsum(src, o).to_vector();
+    if (got.size() != host.size()) finding(where("cumsum", type, name, n, -1));
+    if constexpr (std::is_floating_point_v<T>) {
+      long double acc = 0, magnitude = 0;
+      for (std::size_t i = 0; i < host.size(); ++i) {
+        if (inclusive) acc += host[i], magnitude += std::fabs(static_cast<long double>(host[i]));
+        check_sum_close(got[i], acc, magnitude, n,
+                        where("cumsum", type, name, n, static_cast<i64>(i)));
+        if (!inclusive) acc += host[i], magnitude += std::fabs(static_cast<long double>(host[i]));
+      }
+    } else {
+      T acc = T(0);
+      for (std::size_t i = 0; i < host.size(); ++i) {
+        if (inclusive) acc = wrap_add(acc, host[i]);
+        if (!same_bits(got[i], acc)) finding(where("cumsum", type, name, n, static_cast<i64>(i)));
+        if (!inclusive) acc = wrap_add(acc, host[i]);
+      }
+    }
+    return;
+  }
+  // sum, with a per-call grain and task count
+  ak::reduce_options<T> o;
+  o.tuning.cpu_grain = grain;
+  o.tuning.cpu_tasks = (flags & 0x80) ? i64{1} + (flags >> 4) % 8 : ak::unset;
+  const T got = ak::sum(src, o);
+  if constexpr (std::is_floating_point_v<T>) {
+    long double acc = 0, magnitude = 0;
+    for (T x : host) acc += x, magnitude += std::fabs(static_cast<long double>(x));
+    check_sum_close(got, acc, magnitude, n, where("sum", type, name, n, 0));
+  } else {
+    T acc = T(0);
+    for (T x : host) acc = wrap_add(acc, x);
+    if (!same_bits(got, acc)) finding(where("sum", type, name, n, 0));
+  }
+}
+
+using types = std::tuple<std::int8_t, std::uint8_t, std::int16_t, std::uint16_t, std::int32_t,
+                         std::uint32_t, std::int64_t, std::uint64_t, float, double>;
+constexpr const char* type_names[] = {"int8",   "uint8", "int16",  "uint16",  "int32",
+                                      "uint32", "int64", "uint64", "float32", "float64"};
+
+template <std::size_t... I>
+void dispatch(std::size_t k, reader& in, const ak::device& dev, std::index_sequence<I...>) {
+  ((k == I ? run<std::tuple_element_t<I, types>>(in, dev, type_names[I]) : void()), ...);
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  static const ak::device cpu("cpu:0");
+  static const ak::device sim("sim:0");
+  reader in(data, size);
+  const ak::device& dev = in.byte() & 1 ? sim : cpu;
+  const std::size_t k = in.byte() % std::tuple_size_v<types>;
+  try {
+    dispatch(k, in, dev, std::make_index_sequence<std::tuple_size_v<types>>{});
+  } catch (const std::exception& e) {
+    finding(std::string("an exception: ") + e.what());
+  }
+  return 0;
+}
