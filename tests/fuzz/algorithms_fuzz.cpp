@@ -1,16 +1,18 @@
 // libFuzzer target: a differential check of sort, sort_inplace, sortperm, cumsum (inclusive and
-// exclusive) and sum against std references, on cpu:0 and sim:0. The bytes decode into a device,
-// an element type, a size (often one of the tile and grain boundaries), a data pattern (random,
-// sorted, reversed, all equal, few distinct, extreme values and special floats), an operation
-// and its options (rev, stable, the sort algorithm, a per-call cpu grain or task count); any
-// difference from the reference, or an exception other than the documented refusal of an
-// algorithm a device cannot run, is a finding.
+// exclusive), sum, sum along a dims list and take against std references, on cpu:0 and sim:0. The
+// bytes decode into a device, an element type, a size (often one of the tile and grain boundaries),
+// a data pattern (random, sorted, reversed, all equal, few distinct, extreme values and special
+// floats), an operation and its options (rev, stable, the sort algorithm, a per-call cpu grain or
+// task count, dims lists valid or not, indices in range or not); any difference from the reference,
+// a bad argument accepted, or an exception other than the documented refusals (an algorithm a
+// device cannot run, a bad dims list, an index out of range) is a finding.
 //
 // It links an installed ak (scripts/fuzz.sh installs build/ when it exists): the standard types
 // run in libak and its plugins as a user's program runs them, uninstrumented, so coverage guides
 // the decoding and the references; ASan and UBSan check this program's side. Built with clang's
 // -fsanitize=fuzzer (tests/fuzz/CMakeLists.txt); seed corpus tests/fuzz/corpus/algorithms.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -18,6 +20,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <initializer_list>
 #include <limits>
 #include <numeric>
 #include <string>
@@ -166,9 +169,14 @@ void run(reader& in, const ak::device& dev, const char* type) {
   i64 n = size_code < 128 ? boundary_sizes[size_code % std::size(boundary_sizes)]
                           : static_cast<i64>((size_code << 8 | in.byte()) % 5000);
   if (on_sim && n > 20000) n = 20000;  // each work-item a fiber: keep runs short
-  const std::uint8_t op = in.byte() % 5;
+  const std::uint8_t op = in.byte() % 7;
   const std::uint8_t flags = in.byte();
-  const std::vector<T> host = make_data<T>(in, n, op >= 3);
+  std::array<i64, 3> extents{};  // sum along dims: the data as a 3-d array
+  if (op == 6) {
+    for (auto& e : extents) e = in.byte() % 7;
+    n = extents[0] * extents[1] * extents[2];
+  }
+  const std::vector<T> host = make_data<T>(in, n, op == 3 || op == 4 || op == 6);
   const ak::array<T> src(host, dev.memory());
   const std::string name(dev.name());
 
@@ -261,6 +269,89 @@ void run(reader& in, const ak::device& dev, const char* type) {
         if (!same_bits(got[i], acc)) finding(where("cumsum", type, name, n, static_cast<i64>(i)));
         if (!inclusive) acc = wrap_add(acc, host[i]);
       }
+    }
+    return;
+  }
+  if (op == 5) {  // take, with indices that are sometimes out of range
+    const std::size_t m = in.byte() % 300;
+    random_bits r{in.word()};
+    std::vector<i64> idx(m);
+    bool in_range = true;
+    for (auto& i : idx) {
+      i = n > 0 ? static_cast<i64>(r.next() % static_cast<std::uint64_t>(n)) : 0;
+      if (flags & 1 && r.next() % 64 == 0) {
+        const i64 bad[] = {-1, n, std::numeric_limits<i64>::min(), std::numeric_limits<i64>::max()};
+        i = bad[r.next() % 4];
+      }
+      in_range = in_range && i >= 0 && i < n;
+    }
+    const ak::array<i64> indices(idx, dev.memory());
+    ak::loop_options o;
+    o.tuning.cpu_grain = grain;
+    try {
+      const std::vector<T> got = ak::take(src, indices, o).to_vector();
+      if (!in_range) finding(where("take (an index out of range was accepted)", type, name, n, -1));
+      for (std::size_t j = 0; j < m; ++j)
+        if (!same_bits(got[j], host[static_cast<std::size_t>(idx[j])]))
+          finding(where("take", type, name, n, static_cast<i64>(j)));
+    } catch (const ak::argument_error& e) {
+      if (in_range) finding(std::string("take threw: ") + e.what());
+    }
+    return;
+  }
+  if (op == 6) {  // sum along a dims list (any of -1 .. 3, up to four of them, repeats allowed)
+    const std::size_t count = in.byte() % 5;
+    i64 d[4];
+    bool valid = count > 0;
+    for (std::size_t k = 0; k < 4; ++k) {
+      d[k] = static_cast<i64>(in.byte() % 5) - 1;
+      if (k < count) valid = valid && d[k] >= 0 && d[k] < 3;
+    }
+    const ak::dims along = count == 0   ? ak::dims(std::initializer_list<i64>{})
+                           : count == 1 ? ak::dims{d[0]}
+                           : count == 2 ? ak::dims{d[0], d[1]}
+                           : count == 3 ? ak::dims{d[0], d[1], d[2]}
+                                        : ak::dims{d[0], d[1], d[2], d[3]};
+    const ak::array<T> src3(host, ak::shape{extents[0], extents[1], extents[2]}, dev.memory());
+    ak::reduce_options<T> o;
+    o.tuning.cpu_grain = grain;
+    std::vector<T> got;
+    try {
+      const ak::array<T> out = ak::sum(src3, along, o);
+      if (!valid) finding(where("sum along dims (bad dims accepted)", type, name, n, -1));
+      got = out.to_vector();
+    } catch (const ak::argument_error& e) {
+      if (valid) finding(std::string("sum along dims threw: ") + e.what());
+      return;
+    }
+    bool reduced[3] = {false, false, false};
+    for (std::size_t k = 0; k < count; ++k) reduced[d[k]] = true;
+    std::array<i64, 3> out_ext{};
+    for (int k = 0; k < 3; ++k) out_ext[k] = reduced[k] ? 1 : extents[k];
+    if (static_cast<i64>(got.size()) != out_ext[0] * out_ext[1] * out_ext[2])
+      finding(where("sum along dims (wrong size)", type, name, n, -1));
+    // The reference: each output element sums the input elements that project onto it.
+    std::vector<long double> ref_f(got.size(), 0), mag(got.size(), 0);
+    std::vector<T> ref_i(got.size(), T(0));
+    for (i64 i = 0; i < extents[0]; ++i)
+      for (i64 j = 0; j < extents[1]; ++j)
+        for (i64 k = 0; k < extents[2]; ++k) {
+          const T x = host[static_cast<std::size_t>((i * extents[1] + j) * extents[2] + k)];
+          const i64 oi = reduced[0] ? 0 : i, oj = reduced[1] ? 0 : j, ok = reduced[2] ? 0 : k;
+          const auto at = static_cast<std::size_t>((oi * out_ext[1] + oj) * out_ext[2] + ok);
+          if constexpr (std::is_floating_point_v<T>) {
+            ref_f[at] += x;
+            mag[at] += std::fabs(static_cast<long double>(x));
+          } else {
+            ref_i[at] = wrap_add(ref_i[at], x);
+          }
+        }
+    for (std::size_t k = 0; k < got.size(); ++k) {
+      const std::string what = where("sum along dims", type, name, n, static_cast<i64>(k));
+      if constexpr (std::is_floating_point_v<T>)
+        check_sum_close(got[k], ref_f[k], mag[k], n, what);
+      else if (!same_bits(got[k], ref_i[k]))
+        finding(what);
     }
     return;
   }
