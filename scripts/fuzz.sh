@@ -43,18 +43,26 @@ for target in "${targets[@]}"; do
   rm -f "$out/crashes/$target-"*
   # -max_len: every target reads a small input, and long inputs only slow each run down;
   # -timeout: a single input that takes seconds is a finding too. Shown: libFuzzer's periodic
-  # pulse and final lines, and any report; the whole log is build-fuzz/<target>.log. sim runs
-  # on two worker threads, as its tests do.
+  # pulse and final lines, and any report (the harness's own, a sanitizer's first line and
+  # summary); the whole log is build-fuzz/<target>.log. sim runs on two worker threads, as its
+  # tests do.
   set +e
   AK_SIM_THREADS=2 "$out/ak_fuzz_$target" -max_total_time="$seconds" -max_len=8192 -timeout=10 -print_final_stats=1 \
       -artifact_prefix="$out/crashes/$target-" "$corpus" "tests/fuzz/corpus/$target" 2>&1 |
     tee "$out/$target.log" |
-    grep --line-buffered -E '^#[0-9]+[[:space:]]+(INITED|pulse|DONE)|^stat::|ERROR|SUMMARY|==[0-9]+=='
+    grep --line-buffered -E '^#[0-9]+[[:space:]]+(INITED|pulse|DONE)|^stat::|ERROR|SUMMARY|==[0-9]+==|runtime error|^[a-z_]+_fuzz: '
   status=${PIPESTATUS[0]}
   set -e
   if ((status != 0)); then
     echo "FAIL: ak_fuzz_$target exited with $status; the input is in $out/crashes/:" >&2
-    ls "$out/crashes/$target-"* >&2 2>/dev/null || true
+    # Its bytes too, so that a finding in a log (CI's) can be replayed where the file is gone:
+    # xxd -r -p (Debian: xxd) turns the hex back into the input (ak_fuzz_<target> FILE runs it once).
+    for input in "$out/crashes/$target-"*; do
+      [[ -f $input ]] || continue
+      echo "$input, $(stat -c %s "$input") bytes, as hex:" >&2
+      od -An -v -tx1 "$input" | tr -d ' \n' | fold -w 64 >&2
+      echo >&2
+    done
     exit 1
   fi
 done

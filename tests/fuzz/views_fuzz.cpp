@@ -65,6 +65,12 @@ class reader {
   std::size_t pos_ = 0;
 };
 
+// e + k, or int64's largest value where that overflows: extents reach it (a reshape to (0, 2^63-1)
+// is valid) and the harness draws indices a few past them.
+i64 past(i64 e, i64 k) {
+  return e > i64_max - k ? i64_max : e + k;
+}
+
 // What a view must be: its shape, and the buffer position of each element in row-major order.
 struct model {
   std::vector<i64> shape;
@@ -266,8 +272,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       case 0: {  // slice
         const i64 dim = in.value(-1, r + 2);
         const i64 extent = dim >= 0 && dim < r ? m.shape[static_cast<std::size_t>(dim)] : 4;
-        const i64 begin = in.value(-1, extent + 3);  // extent <= max_buffer here
-        const i64 end = in.value(-1, extent + 3);
+        const i64 begin = in.value(-1, past(extent, 3));
+        const i64 end = in.value(-1, past(extent, 3));
         const i64 step = in.value(-3, 7);
         const bool ok = dim >= 0 && dim < r && begin >= 0 && begin <= extent && end >= begin &&
                         end <= extent && step != 0;
@@ -291,7 +297,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       case 1: {  // index
         const i64 dim = in.value(-1, r + 2);
         const i64 extent = dim >= 0 && dim < r ? m.shape[static_cast<std::size_t>(dim)] : 4;
-        const i64 i = in.value(-1, extent + 2);
+        const i64 i = in.value(-1, past(extent, 2));
         const bool ok = dim >= 0 && dim < r && i >= 0 && i < extent;
         ak::view<const i64> out;
         if (!expect(ok, "ak::view::index", [&] { out = v->index(dim, i); })) break;
