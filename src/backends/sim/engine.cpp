@@ -24,16 +24,15 @@
 
 #include "profiles.hpp"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define AK_SIM_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define AK_SIM_ASAN 1
-#endif
-#endif
-#if defined(AK_SIM_ASAN)
+#include "ak/core/sanitizers.hpp"
+#if defined(AK_ASAN)
 #include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
+#endif
+// ThreadSanitizer follows each item's fiber as a thread of its own (__tsan_switch_to_fiber at
+// every switch, which also orders the two sides' memory accesses, as the one OS thread does).
+#if defined(AK_TSAN)
+#include <sanitizer/tsan_interface.h>
 #endif
 
 namespace ak::sim_backend {
@@ -68,7 +67,7 @@ int worker_threads() {
 }
 
 std::size_t stack_bytes() {
-#if defined(AK_SIM_ASAN)
+#if defined(AK_ASAN) || defined(AK_TSAN)
   constexpr std::int64_t fallback_kib = 256;
 #else
   constexpr std::int64_t fallback_kib = 64;
@@ -156,8 +155,11 @@ struct item {
   int linear = 0;
   group_run* group = nullptr;
   void* stack = nullptr;  // lowest address of its stack
-#if defined(AK_SIM_ASAN)
+#if defined(AK_ASAN)
   void* fake_stack = nullptr;
+#endif
+#if defined(AK_TSAN)
+  void* tsan_fiber = nullptr;  // from start_item until the item is done
 #endif
 };
 
@@ -220,8 +222,11 @@ struct worker {
   // The scheduler's own stack, as ASan needs to know it when an item switches back.
   const void* sched_bottom = nullptr;
   std::size_t sched_size = 0;
-#if defined(AK_SIM_ASAN)
+#if defined(AK_ASAN)
   void* sched_fake = nullptr;
+#endif
+#if defined(AK_TSAN)
+  void* sched_tsan = nullptr;  // the worker thread's own TSan context
 #endif
 };
 
@@ -289,11 +294,14 @@ void fail_group(group_run& g, std::string_view why) noexcept {
 // From an item's fiber back to its group's scheduler.
 void yield_to_scheduler(item& it) {
   worker& w = *it.group->w;
-#if defined(AK_SIM_ASAN)
+#if defined(AK_ASAN)
   __sanitizer_start_switch_fiber(&it.fake_stack, w.sched_bottom, w.sched_size);
 #endif
+#if defined(AK_TSAN)
+  __tsan_switch_to_fiber(w.sched_tsan, 0);
+#endif
   it.caller = std::move(it.caller).resume();
-#if defined(AK_SIM_ASAN)
+#if defined(AK_ASAN)
   __sanitizer_finish_switch_fiber(it.fake_stack, &w.sched_bottom, &w.sched_size);
 #else
   (void)w;
@@ -302,13 +310,23 @@ void yield_to_scheduler(item& it) {
 
 // From the scheduler into an item, until it blocks, yields or returns.
 void resume(item& it) {
-#if defined(AK_SIM_ASAN)
-  worker& w = *it.group->w;
+  [[maybe_unused]] worker& w = *it.group->w;
+#if defined(AK_ASAN)
   __sanitizer_start_switch_fiber(&w.sched_fake, it.stack, stack_bytes());
 #endif
+#if defined(AK_TSAN)
+  w.sched_tsan = __tsan_get_current_fiber();
+  __tsan_switch_to_fiber(it.tsan_fiber, 0);
+#endif
   it.fiber = std::move(it.fiber).resume();
-#if defined(AK_SIM_ASAN)
+#if defined(AK_ASAN)
   __sanitizer_finish_switch_fiber(w.sched_fake, nullptr, nullptr);
+#endif
+#if defined(AK_TSAN)
+  if (it.st == state::done) {
+    __tsan_destroy_fiber(it.tsan_fiber);
+    it.tsan_fiber = nullptr;
+  }
 #endif
 }
 
@@ -323,7 +341,7 @@ struct pooled_stack {
       s = mine.back();
       mine.pop_back();
     }
-#if defined(AK_SIM_ASAN)
+#if defined(AK_ASAN)
     __asan_unpoison_memory_region(s, stack_bytes());
 #endif
     it->stack = s;
@@ -341,7 +359,7 @@ void start_item(item& it) {
   item* p = &it;
   it.fiber = ctx::fiber(std::allocator_arg, pooled_stack{p}, [p](ctx::fiber&& caller) {
     worker& w = *p->group->w;
-#if defined(AK_SIM_ASAN)
+#if defined(AK_ASAN)
     __sanitizer_finish_switch_fiber(nullptr, &w.sched_bottom, &w.sched_size);
 #endif
     p->caller = std::move(caller);
@@ -350,11 +368,17 @@ void start_item(item& it) {
       l.body(l.kernel, &p->view);
     }
     p->st = state::done;
-#if defined(AK_SIM_ASAN)
+#if defined(AK_ASAN)
     __sanitizer_start_switch_fiber(nullptr, w.sched_bottom, w.sched_size);
+#endif
+#if defined(AK_TSAN)
+    __tsan_switch_to_fiber(w.sched_tsan, 0);
 #endif
     return std::move(p->caller);
   });
+#if defined(AK_TSAN)
+  it.tsan_fiber = __tsan_create_fiber(0);
+#endif
 }
 
 // ---- the scheduler of one group -------------------------------------------------------------
