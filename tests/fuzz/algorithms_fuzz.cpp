@@ -1,11 +1,13 @@
 // libFuzzer target: a differential check of sort, sort_inplace, sortperm, cumsum (inclusive and
-// exclusive), sum, sum along a dims list and take against std references, on cpu:0 and sim:0. The
-// bytes decode into a device, an element type, a size (often one of the tile and grain boundaries),
-// a data pattern (random, sorted, reversed, all equal, few distinct, extreme values and special
-// floats), an operation and its options (rev, stable, the sort algorithm, a per-call cpu grain or
-// task count, dims lists valid or not, indices in range or not); any difference from the reference,
-// a bad argument accepted, or an exception other than the documented refusals (an algorithm a
-// device cannot run, a bad dims list, an index out of range) is a finding.
+// exclusive), sum, sum along a dims list, take, searchsortedfirst/last, findall, copy_if, unique,
+// unique_count, run_length_encode and histogram (even bins and edges) against std references and
+// loops, on cpu:0 and sim:0. The bytes decode into a device, an element type, a size (often one of
+// the tile and grain boundaries), a data pattern (random, sorted, reversed, all equal, few
+// distinct, extreme values and special floats), an operation and its options (rev, stable, the sort
+// algorithm, a per-call cpu grain or task count, dims lists valid or not, indices in range or not,
+// histogram bins valid or not); any difference from the reference, a bad argument accepted, or an
+// exception other than the documented refusals (an algorithm a device cannot run, a bad dims list,
+// an index out of range, bad bins) is a finding.
 //
 // It links an installed ak (scripts/fuzz.sh installs build/ when it exists): the standard types
 // run in libak and its plugins as a user's program runs them, uninstrumented, so coverage guides
@@ -22,7 +24,9 @@
 #include <exception>
 #include <initializer_list>
 #include <limits>
+#include <memory>
 #include <numeric>
+#include <span>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -162,6 +166,191 @@ void check_sum_close(T got, long double want, long double magnitude, i64 n,
             std::to_string(static_cast<double>(want)));
 }
 
+// A value of the data's kind: one of host's (when there are any), a special or random bits.
+template <class T>
+T pick(random_bits& r, const std::vector<T>& host) {
+  const auto s = specials<T>();
+  switch (r.next() % 3) {
+    case 0:
+      if (!host.empty()) return host[r.next() % host.size()];
+      [[fallthrough]];
+    case 1:
+      return s[r.next() % s.size()];
+    default:
+      return from_bits<T>(r.next());
+  }
+}
+
+// searchsortedfirst and searchsortedlast of queries (of the data, specials, random) in the data
+// sorted in ak's order (descending with rev), against std::lower_bound and std::upper_bound.
+template <class T>
+void search_case(reader& in, const ak::device& dev, const char* type, std::vector<T> sorted,
+                 std::uint8_t flags) {
+  const bool rev = flags & 1, last = flags & 2;
+  const auto before = [rev](const T& a, const T& b) {
+    return rev ? ak::isless{}(b, a) : ak::isless{}(a, b);
+  };
+  std::stable_sort(sorted.begin(), sorted.end(), before);
+  random_bits r{in.word()};
+  std::vector<T> q(in.byte() % 200);
+  for (auto& x : q) x = pick(r, sorted);
+  ak::search_options<> o;
+  o.rev = rev;
+  o.tuning.cpu_grain = (flags & 4) ? i64{1} << ((flags >> 3) % 8) : ak::unset;
+  const ak::array<T> s(sorted, dev.memory()), queries(q, dev.memory());
+  const std::vector<i64> got =
+      (last ? ak::searchsortedlast(s, queries, o) : ak::searchsortedfirst(s, queries, o))
+          .to_vector();
+  const char* op = last ? "searchsortedlast" : "searchsortedfirst";
+  const i64 n = static_cast<i64>(sorted.size());
+  const std::string name(dev.name());
+  if (got.size() != q.size()) finding(where(op, type, name, n, -1));
+  for (std::size_t i = 0; i < q.size(); ++i) {
+    const i64 want =
+        last ? std::upper_bound(sorted.begin(), sorted.end(), q[i], before) - sorted.begin() - 1
+             : std::lower_bound(sorted.begin(), sorted.end(), q[i], before) - sorted.begin();
+    if (got[i] != want) finding(where(op, type, name, n, static_cast<i64>(i)));
+  }
+}
+
+template <class T>
+void expect_same(const std::vector<T>& got, const std::vector<T>& want, const char* op,
+                 const char* type, const std::string& dev, i64 n) {
+  if (got.size() != want.size()) finding(where(op, type, dev, n, -1));
+  for (std::size_t i = 0; i < got.size(); ++i)
+    if (!same_bits(got[i], want[i])) finding(where(op, type, dev, n, static_cast<i64>(i)));
+}
+
+// The selection family with its default predicate and equality (libak's entries): findall of the
+// nonzero elements, copy_if with bool flags, unique, unique_count and run_length_encode (equal:
+// ak::isequal, every NaN equal, -0.0 not +0.0), against loops over the data.
+template <class T>
+void select_case(reader& in, const ak::device& dev, const char* type, const ak::array<T>& src,
+                 const std::vector<T>& host, std::uint8_t flags) {
+  const i64 n = static_cast<i64>(host.size());
+  const std::string name(dev.name());
+  ak::select_options o;
+  o.tuning.cpu_grain = (flags & 8) ? i64{1} << ((flags >> 4) % 16) : ak::unset;
+  // The heads of runs of equal consecutive elements, and the runs' lengths.
+  std::vector<T> heads;
+  std::vector<i64> lengths;
+  for (std::size_t i = 0; i < host.size(); ++i)
+    if (i == 0 || !ak::isequal{}(host[i - 1], host[i])) {
+      heads.push_back(host[i]);
+      lengths.push_back(1);
+    } else {
+      ++lengths.back();
+    }
+  switch (flags % 5) {
+    case 0: {
+      std::vector<i64> want;
+      for (i64 i = 0; i < n; ++i)
+        if (host[static_cast<std::size_t>(i)] != T(0)) want.push_back(i);
+      expect_same(ak::findall(src, o).to_vector(), want, "findall", type, name, n);
+      break;
+    }
+    case 1: {
+      random_bits r{in.word()};
+      const std::uint64_t density = 1 + in.byte() % 4;  // 1: all; 4: a quarter
+      const auto keep = std::make_unique<bool[]>(host.size());
+      std::vector<T> want;
+      for (std::size_t i = 0; i < host.size(); ++i) {
+        keep[i] = r.next() % density == 0;
+        if (keep[i]) want.push_back(host[i]);
+      }
+      const ak::array<bool> f(std::span<const bool>(keep.get(), host.size()), dev.memory());
+      expect_same(ak::copy_if(src, f, o).to_vector(), want, "copy_if", type, name, n);
+      break;
+    }
+    case 2:
+      expect_same(ak::unique(src, o).to_vector(), heads, "unique", type, name, n);
+      break;
+    case 3:
+      if (ak::unique_count(src, o) != static_cast<i64>(heads.size()))
+        finding(where("unique_count", type, name, n, -1));
+      break;
+    default: {
+      auto [values, got_lengths] = ak::run_length_encode(src, o);
+      expect_same(values.to_vector(), heads, "run_length_encode", type, name, n);
+      expect_same(got_lengths.to_vector(), lengths, "run_length_encode (lengths)", type, name, n);
+      break;
+    }
+  }
+}
+
+// histogram with even bins (bounds of the data's kind, sometimes invalid: not finite, not
+// ascending, no bins) or with edges (some of the data sorted in ak's order, sometimes with a
+// descent or a NaN), against the documented rule of each, element by element.
+template <class T>
+void histogram_case(reader& in, const ak::device& dev, const char* type, const ak::array<T>& src,
+                    const std::vector<T>& host, std::uint8_t flags) {
+  const i64 n = static_cast<i64>(host.size());
+  const std::string name(dev.name());
+  random_bits r{in.word()};
+  ak::select_options o;
+  o.tuning.cpu_grain = (flags & 8) ? i64{1} << ((flags >> 4) % 16) : ak::unset;
+  std::vector<i64> want;
+  std::vector<i64> got;
+  bool valid = true;
+  try {
+    if (flags & 1) {  // even bins
+      ak::even_bins<T> bins{pick(r, host), pick(r, host), (flags & 4) ? i64{0} : 1 + in.byte()};
+      if (flags & 2 && ak::isless{}(bins.upper, bins.lower)) std::swap(bins.lower, bins.upper);
+      if constexpr (std::is_floating_point_v<T>)
+        valid = std::isfinite(bins.lower) && std::isfinite(bins.upper);
+      valid = valid && bins.count >= 1 && bins.lower < bins.upper;
+      if (valid) {
+        want.assign(static_cast<std::size_t>(bins.count), 0);
+        for (const T& x : host) {
+          if (!(x >= bins.lower && x <= bins.upper)) continue;  // outside, or NaN
+          i64 j;
+          if constexpr (std::is_floating_point_v<T>) {
+            // floor((x - lower) * (count / (upper - lower))) in double, of the halves where
+            // upper - lower overflows double.
+            const double h = std::isfinite(static_cast<double>(bins.upper) - bins.lower) ? 1 : 0.5;
+            const double l = static_cast<double>(bins.lower) * h;
+            j = static_cast<i64>(
+                std::floor((static_cast<double>(x) * h - l) *
+                           (static_cast<double>(bins.count) / (bins.upper * h - l))));
+          } else {
+            // Exactly floor((x - lower) * count / (upper - lower)).
+            const __int128 off = static_cast<__int128>(x) - bins.lower;
+            const __int128 width = static_cast<__int128>(bins.upper) - bins.lower;
+            j = static_cast<i64>(off * bins.count / width);
+          }
+          ++want[static_cast<std::size_t>(std::min(j, bins.count - 1))];
+        }
+      }
+      got = ak::histogram(src, bins, o).to_vector();
+    } else {  // edges
+      std::vector<T> edges(2 + in.byte() % 40);
+      for (auto& e : edges) e = pick(r, host);
+      std::sort(edges.begin(), edges.end(), ak::isless{});
+      if (flags & 2 && edges.front() != edges.back()) std::reverse(edges.begin(), edges.end());
+      for (std::size_t i = 0; i < edges.size(); ++i)
+        valid = valid && edges[i] == edges[i] && (i == 0 || !ak::isless{}(edges[i], edges[i - 1]));
+      if (valid) {
+        want.assign(edges.size() - 1, 0);
+        for (const T& x : host) {
+          if (x != x) continue;  // NaN
+          // edges[j] <= x < edges[j + 1] in ak's order; x equal to the last edge: the last bin.
+          const i64 above =
+              std::upper_bound(edges.begin(), edges.end(), x, ak::isless{}) - edges.begin();
+          const i64 m = static_cast<i64>(edges.size());
+          const i64 j = above < m ? above - 1 : ak::isequal{}(x, edges.back()) ? m - 2 : -1;
+          if (j >= 0) ++want[static_cast<std::size_t>(j)];
+        }
+      }
+      got = ak::histogram(src, ak::array<T>(edges, dev.memory()), o).to_vector();
+    }
+  } catch (const ak::argument_error& e) {
+    if (valid) finding(std::string("histogram threw: ") + e.what());
+    return;
+  }
+  if (!valid) finding(where("histogram (bad bins accepted)", type, name, n, -1));
+  expect_same(got, want, "histogram", type, name, n);
+}
+
 template <class T>
 void run(reader& in, const ak::device& dev, const char* type) {
   const std::uint8_t size_code = in.byte();
@@ -169,7 +358,7 @@ void run(reader& in, const ak::device& dev, const char* type) {
   i64 n = size_code < 128 ? boundary_sizes[size_code % std::size(boundary_sizes)]
                           : static_cast<i64>((size_code << 8 | in.byte()) % 5000);
   if (on_sim && n > 20000) n = 20000;  // each work-item a fiber: keep runs short
-  const std::uint8_t op = in.byte() % 7;
+  const std::uint8_t op = in.byte() % 10;
   const std::uint8_t flags = in.byte();
   std::array<i64, 3> extents{};  // sum along dims: the data as a 3-d array
   if (op == 6) {
@@ -355,6 +544,9 @@ void run(reader& in, const ak::device& dev, const char* type) {
     }
     return;
   }
+  if (op == 7) return search_case(in, dev, type, host, flags);
+  if (op == 8) return select_case(in, dev, type, src, host, flags);
+  if (op == 9) return histogram_case(in, dev, type, src, host, flags);
   // sum, with a per-call grain and task count
   ak::reduce_options<T> o;
   o.tuning.cpu_grain = grain;
