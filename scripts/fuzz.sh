@@ -8,6 +8,9 @@
 #
 #   scripts/fuzz.sh [SECONDS]     e.g. scripts/fuzz.sh 3600 for an hour per target
 #
+# The differential target (algorithms) links an installed ak: AK_FUZZ_PREFIX=<prefix>, or else
+# build/ installed into build-fuzz/ak; without either it is left out, and says so.
+#
 # Needs clang and its libFuzzer runtime (Debian: clang-14 libclang-rt-14-dev).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -23,11 +26,28 @@ if [[ -z $cxx ]]; then
 fi
 out=build-fuzz
 targets=(tuning_parser views)
-# The differential target (algorithms) links ak as a user's program does: build/ (either of the
-# README's commands builds it) installed into build-fuzz/ak.
+# The differential target (algorithms) links ak as a user's program does: an installed ak, from
+# AK_FUZZ_PREFIX when it names one (.ci/run passes the one it installed), else build/ (either of
+# the README's commands builds it) installed into build-fuzz/ak. An install that fails is an
+# error, not a reason to leave the target out.
 prefix=()
-if [[ -f build/CMakeCache.txt ]] && cmake --install build --prefix "$out/ak" >/dev/null 2>&1; then
-  prefix=(-DCMAKE_PREFIX_PATH="$PWD/$out/ak")
+if [[ -n ${AK_FUZZ_PREFIX:-} ]]; then
+  if [[ ! -d $AK_FUZZ_PREFIX/lib/cmake/ak ]]; then
+    echo "scripts/fuzz.sh: AK_FUZZ_PREFIX=$AK_FUZZ_PREFIX holds no installed ak (lib/cmake/ak)" >&2
+    exit 1
+  fi
+  ak_prefix=$(cd "$AK_FUZZ_PREFIX" && pwd)
+elif [[ -f build/CMakeCache.txt ]]; then
+  if ! log=$(cmake --install build --prefix "$out/ak" 2>&1); then
+    echo "$log" | tail -n 20 >&2
+    echo "scripts/fuzz.sh: installing build/ into $out/ak failed (a target of build/ not built?)" >&2
+    exit 1
+  fi
+  ak_prefix=$PWD/$out/ak
+fi
+if [[ -n ${ak_prefix:-} ]]; then
+  # ak_DIR too: a build-fuzz/ configured before keeps the ak it found in its cache.
+  prefix=(-DCMAKE_PREFIX_PATH="$ak_prefix" -Dak_DIR="$ak_prefix/lib/cmake/ak")
   targets+=(algorithms)
 else
   echo "== build/ holds no built ak (scripts/quickstart.sh demo builds it): ak_fuzz_algorithms is not run"
