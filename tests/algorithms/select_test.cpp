@@ -568,8 +568,12 @@ i64 ref_even_bin(T x, T lower, T upper, i64 count) {
   i64 j = 0;
   if constexpr (is_float_v<T>) {
     if (!(x >= lower && x <= upper)) return -1;
-    // Halved where the width overflows double (a bound near each end of the double range).
-    const double h = std::isinf(static_cast<double>(upper) - static_cast<double>(lower)) ? 0.5 : 1;
+    // Halved where the width overflows double (a bound near each end of the double range),
+    // times 2^64 while count over the width does (bounds a subnormal apart).
+    double h = std::isinf(static_cast<double>(upper) - static_cast<double>(lower)) ? 0.5 : 1;
+    while (std::isinf(static_cast<double>(count) /
+                      (static_cast<double>(upper) * h - static_cast<double>(lower) * h)))
+      h *= 0x1p64;
     const double lo = static_cast<double>(lower) * h, hi = static_cast<double>(upper) * h;
     j = static_cast<i64>((static_cast<double>(x) * h - lo) *
                          (static_cast<double>(count) / (hi - lo)));
@@ -595,6 +599,25 @@ TEST(HistogramWide, WholeDoubleRange) {
   EXPECT_TRUE(same_elements(
       ak::histogram(v.view(), ak::even_bins<double>{.lower = lo, .upper = hi, .count = 4}),
       from_vector(want)));
+}
+
+// Bounds a few subnormals apart: count / (upper - lower) overflows double, and every value's bin
+// is by hand. (It was infinite, and the bins' int64 conversion of infinity and NaN undefined; found
+// by the algorithms fuzz target.)
+TEST(HistogramWide, BoundsSubnormalsApart) {
+  AKT_SKIP_UNLESS_TYPE_ON_TARGET(double);
+  const double d = std::numeric_limits<double>::denorm_min();
+  const buf<double> v = from_vector(std::vector<double>{
+      0, d, 2 * d, 3 * d, 4 * d, -d, 5 * d, std::nan(""), -2 * d, -0.0, 1e-300, -1e300});
+  EXPECT_TRUE(same_elements(
+      ak::histogram(v.view(), ak::even_bins<double>{.lower = 0, .upper = 4 * d, .count = 4}),
+      from_vector(std::vector<i64>{2, 1, 1, 2})));  // {0, -0.0}, {d}, {2d}, {3d, 4d}
+  EXPECT_TRUE(same_elements(
+      ak::histogram(v.view(), ak::even_bins<double>{.lower = -2 * d, .upper = 2 * d, .count = 2}),
+      from_vector(std::vector<i64>{2, 4})));  // {-d, -2d}, {0, d, 2d, -0.0}
+  EXPECT_TRUE(same_elements(
+      ak::histogram(v.view(), ak::even_bins<double>{.lower = 0, .upper = d, .count = 3}),
+      from_vector(std::vector<i64>{2, 0, 1})));  // {0, -0.0}, {}, {d}
 }
 
 template <class T>

@@ -305,9 +305,12 @@ void histogram_case(reader& in, const ak::device& dev, const char* type, const a
           if (!(x >= bins.lower && x <= bins.upper)) continue;  // outside, or NaN
           i64 j;
           if constexpr (std::is_floating_point_v<T>) {
-            // floor((x - lower) * (count / (upper - lower))) in double, of the halves where
-            // upper - lower overflows double.
-            const double h = std::isfinite(static_cast<double>(bins.upper) - bins.lower) ? 1 : 0.5;
+            // floor((x - lower) * (count / (upper - lower))) in double, of the values times 1/2
+            // where upper - lower overflows double, times 2^64 while count over it does.
+            double h = std::isfinite(static_cast<double>(bins.upper) - bins.lower) ? 1 : 0.5;
+            while (!std::isfinite(static_cast<double>(bins.count) /
+                                  (bins.upper * h - static_cast<double>(bins.lower) * h)))
+              h *= 0x1p64;
             const double l = static_cast<double>(bins.lower) * h;
             j = static_cast<i64>(
                 std::floor((static_cast<double>(x) * h - l) *

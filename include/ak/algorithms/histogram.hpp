@@ -6,7 +6,8 @@
 //
 // Even bins: `count` equal bins over [lower, upper], the last one closed at `upper`; the bin of
 // x is floor((x - lower) * (count / (upper - lower))) computed in double for floating-point
-// types (of x / 2, lower / 2 and upper / 2 where upper - lower overflows double), and exactly
+// types (of x, lower and upper times a power of two where upper - lower or count over it would
+// overflow double: detail::even_bin), and exactly
 // floor((x - lower) * count / (upper - lower)) for integers, compared numerically (-0.0 and +0.0
 // are the same value); lower and upper must be finite. With edges (a 1-d array of at least two,
 // ascending in ak's order, no NaN): the bin of x is the j with edges[j] <= x < edges[j + 1] in

@@ -15,27 +15,31 @@ namespace ak::detail {
 // count equal bins over [lower, upper], the last one closed: bin(x) = floor((x - lower) *
 // scale), scale = count / (upper - lower), in double for floating-point types; exactly
 // floor((x - lower) * count / (upper - lower)) for integers; -1 for x outside and for NaN.
-// Where upper - lower overflows double (bounds of opposite sign near the largest double), both
-// differences are taken of the halved values: floor((x / 2 - lower / 2) * count / (upper / 2 -
-// lower / 2)).
+// For floating-point types x, lower and upper are first multiplied by a power of two, `scaling`
+// (exact): 1/2 where upper - lower overflows double (bounds of opposite sign near the largest
+// double), 2^64 as often as count / (upper - lower) overflows (bounds so close that their
+// difference is a subnormal double: count / 2^-1074 is past the largest double), else 1.
 template <class T>
 struct even_bin {
   T lower;
   T upper;
   std::int64_t count;
-  double scale;   // count / (upper - lower), in double (of the halved bounds where that overflows)
-  double half;    // 1, or 0.5 where upper - lower overflows double
-  double origin;  // lower * half
+  double scale;    // count / (upper * scaling - lower * scaling)
+  double scaling;  // the power of two above
+  double origin;   // lower * scaling
   static even_bin make(T lower, T upper, std::int64_t count) {
+    constexpr double largest = std::numeric_limits<double>::max();
     const double l = static_cast<double>(lower), u = static_cast<double>(upper);
-    const double h = u - l <= std::numeric_limits<double>::max() ? 1.0 : 0.5;
-    return {lower, upper, count, static_cast<double>(count) / (u * h - l * h), h, l * h};
+    const double c = static_cast<double>(count);
+    double h = u - l <= largest ? 1.0 : 0.5;
+    while (!(c / (u * h - l * h) <= largest)) h *= 0x1p64;  // at most twice (count < 2^63)
+    return {lower, upper, count, c / (u * h - l * h), h, l * h};
   }
   AK_KERNEL_FN std::int64_t operator()(const T& x) const {
     std::int64_t j = 0;
     if constexpr (std::is_floating_point_v<T>) {
       if (!(x >= lower && x <= upper)) return -1;  // NaN too
-      j = static_cast<std::int64_t>((static_cast<double>(x) * half - origin) * scale);
+      j = static_cast<std::int64_t>((static_cast<double>(x) * scaling - origin) * scale);
     } else {
       if (x < lower || x > upper) return -1;
       // The offset and the width as unsigned numbers (they fit, where x - lower may not), and
