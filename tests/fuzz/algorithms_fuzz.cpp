@@ -221,6 +221,11 @@ void expect_same(const std::vector<T>& got, const std::vector<T>& want, const ch
     if (!same_bits(got[i], want[i])) finding(where(op, type, dev, n, static_cast<i64>(i)));
 }
 
+// The per-call cpu grain of the selection family's cases (select, histogram), or unset.
+i64 select_grain(std::uint8_t flags) {
+  return (flags & 8) ? i64{1} << ((flags >> 4) % 16) : ak::unset;
+}
+
 // The selection family with its default predicate and equality (libak's entries): findall of the
 // nonzero elements, copy_if with bool flags, unique, unique_count and run_length_encode (equal:
 // ak::isequal, every NaN equal, -0.0 not +0.0), against loops over the data.
@@ -230,7 +235,7 @@ void select_case(reader& in, const ak::device& dev, const char* type, const ak::
   const i64 n = static_cast<i64>(host.size());
   const std::string name(dev.name());
   ak::select_options o;
-  o.tuning.cpu_grain = (flags & 8) ? i64{1} << ((flags >> 4) % 16) : ak::unset;
+  o.tuning.cpu_grain = select_grain(flags);
   // The heads of runs of equal consecutive elements, and the runs' lengths.
   std::vector<T> heads;
   std::vector<i64> lengths;
@@ -288,7 +293,7 @@ void histogram_case(reader& in, const ak::device& dev, const char* type, const a
   const std::string name(dev.name());
   random_bits r{in.word()};
   ak::select_options o;
-  o.tuning.cpu_grain = (flags & 8) ? i64{1} << ((flags >> 4) % 16) : ak::unset;
+  o.tuning.cpu_grain = select_grain(flags);
   std::vector<i64> want;
   std::vector<i64> got;
   bool valid = true;
