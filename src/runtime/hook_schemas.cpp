@@ -61,6 +61,8 @@ struct sort_ranges {
   range sample_oversampling = integer(1, 1024, 16);
   range cpu_grain = integer(1, big, 16384);
   range radix_items_per_thread = integer(1, 16, 4, true);
+  range radix_msd_passes = integer(1, 16, 3);
+  range radix_msd_run = integer(1, 4096, 8, true);
 };
 
 struct map_ranges {

@@ -606,21 +606,29 @@ TYPED_TEST(Sort, RadixSortPathsWithTinyCaches) {
             const thread_cap cap(threads);
             const bool rev = r.chance(0.5);
             const pattern p = all_patterns[r.index(all_patterns.size())];
+            // The in-cache MSD rule (radix_msd_passes, radix_msd_run): the default, or one drawn
+            // from the extremes of its range.
+            const ak::cpu::radix_rules rules =
+                r.chance(0.5)
+                    ? ak::cpu::radix_rules{}
+                    : ak::cpu::radix_rules{static_cast<int>(1 + r.index(16)), 1 << r.index(13)};
             SCOPED_TRACE("threads " + std::to_string(threads) + ", digit bits " +
-                         std::to_string(bits) + ", cache " + std::to_string(cache) + ", n = " +
-                         std::to_string(n) + ", pattern " + name_of(p) + (rev ? ", rev" : ""));
+                         std::to_string(bits) + ", cache " + std::to_string(cache) +
+                         ", n = " + std::to_string(n) + ", pattern " + name_of(p) +
+                         (rev ? ", rev" : "") + ", msd passes " + std::to_string(rules.msd_passes) +
+                         ", msd run " + std::to_string(rules.msd_run));
             const buf<T> data = make_data<T>(n, p, r);
             const buf<i64> want_perm = stable_permutation(data, rev);
             const buf<T> want = permuted(data, want_perm);
             buf<T> keys = data, key_tmp(n);
             ak::cpu::radix_sort<T>(keys.data(), key_tmp.data(), nullptr, nullptr, n, bits, rev, 64,
-                                   cache);
+                                   cache, {}, rules);
             EXPECT_TRUE(same_bits_elements(keys, want));
             buf<T> pair_keys = data;
             buf<i64> values(n), value_tmp(n);
             std::iota(values.begin(), values.end(), i64{0});
             ak::cpu::radix_sort<T, i64>(pair_keys.data(), key_tmp.data(), values.data(),
-                                        value_tmp.data(), n, bits, rev, 64, cache);
+                                        value_tmp.data(), n, bits, rev, 64, cache, {}, rules);
             EXPECT_TRUE(same_bits_elements(pair_keys, want));
             EXPECT_TRUE(same_elements(values, want_perm));
           }

@@ -58,6 +58,11 @@ inline std::int64_t sort_cache_bytes(const device& dev) {
   return l2 > 0 ? l2 * cpu::num_threads() : std::int64_t{1} << 20;
 }
 
+// The cpu radix sort's in-cache MSD rule from the resolved tuning.
+inline cpu::radix_rules radix_rules_of(const resolved_sort& r) {
+  return {static_cast<int>(r.tuning.radix_msd_passes), static_cast<int>(r.tuning.radix_msd_run)};
+}
+
 // Sorts a contiguous run with a resolved algorithm; tmp holds n elements.
 template <class T, class By, class Lt>
 void sort_run(T* p, T* tmp, std::int64_t n, const resolved_sort& r, const sort_options<By, Lt>& o,
@@ -68,7 +73,7 @@ void sort_run(T* p, T* tmp, std::int64_t n, const resolved_sort& r, const sort_o
       if constexpr (radix_order_v<T, By, Lt>)
         cpu::radix_sort<T, void, By>(p, tmp, nullptr, nullptr, n,
                                      static_cast<int>(r.tuning.radix_digit_bits), o.rev,
-                                     r.tuning.cpu_grain, cache_bytes, o.by);
+                                     r.tuning.cpu_grain, cache_bytes, o.by, radix_rules_of(r));
       break;
     case sort_algorithm::sample:
       cpu::sample_sort(p, tmp, n, r.tuning.cpu_grain, r.tuning.sample_oversampling, less,
@@ -121,7 +126,8 @@ array<std::int64_t> cpu_sortperm(const device& dev, const resolved_sort& r, view
     if (r.algorithm == sort_algorithm::radix) {
       cpu::radix_sort<T, std::int64_t, By>(keys.data(), tmp.data(), idx, idx_tmp.data(), n,
                                            static_cast<int>(r.tuning.radix_digit_bits), o.rev,
-                                           r.tuning.cpu_grain, sort_cache_bytes(dev), o.by);
+                                           r.tuning.cpu_grain, sort_cache_bytes(dev), o.by,
+                                           radix_rules_of(r));
       return perm;
     }
   }
@@ -149,7 +155,7 @@ void cpu_sort_by_key(const device& dev, const resolved_sort& r, view<K> k, view<
       cpu::scratch_buffer<V> vtmp(n);
       cpu::radix_sort<K, V, By>(k.data(), tmp.data(), v.data(), vtmp.data(), n,
                                 static_cast<int>(r.tuning.radix_digit_bits), o.rev,
-                                r.tuning.cpu_grain, sort_cache_bytes(dev), o.by);
+                                r.tuning.cpu_grain, sort_cache_bytes(dev), o.by, radix_rules_of(r));
       return;
     }
   }

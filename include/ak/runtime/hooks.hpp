@@ -69,7 +69,11 @@ enum class sort_algorithm : std::int64_t {
   F(std::int64_t,   sample_oversampling,    (0, 0, 1), "samples per bucket in sample sort")      \
   F(std::int64_t,   cpu_grain,              (1, 1, 1), "CPU elements per task at least")         \
   F(std::int64_t,   radix_items_per_thread, (1, 0, 0),                                           \
-    "GPU keys per work-item in a radix tile (halved where local memory is short)")
+    "GPU keys per work-item in a radix tile (halved where local memory is short)")            \
+  F(std::int64_t,   radix_msd_passes,       (1, 0, 0),                                           \
+    "CPU: a run in cache takes an MSD step first when LSD would need more passes than this")  \
+  F(std::int64_t,   radix_msd_run,          (1, 0, 0),                                           \
+    "CPU: the keys per bucket that such an in-cache MSD step aims at")
 
 #define AK_MAP_TUNING_FIELDS(F)                                                                 \
   F(std::int64_t, block_size,       (), "GPU work-items per group")                              \

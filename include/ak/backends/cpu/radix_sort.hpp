@@ -82,6 +82,8 @@ struct radix_plan {
   int digit_bits;              // widest digit of an in-cache pass
   std::int64_t bucket_bytes;   // a run at most this large is sorted in cache
   std::int64_t element_bytes;  // element + value
+  int msd_passes;              // an in-cache run needing more LSD passes takes an MSD step
+  int msd_run;                 // the keys per bucket of such a step
   KeyOf key_of;
   template <class T>
   bits_type operator()(const T& x) const {
@@ -134,18 +136,20 @@ int lsd_width_cap(std::int64_t n, const P& p) {
 }
 
 // Whether a run of n keys that fits the cache, sorted by `bits` bits, takes an MSD step before
-// its LSD passes: when LSD would need four passes or more. Keys that differ in more bits than
-// a run has keys (int64 and float64 buckets) are then split by their top digit into runs of a
-// few keys, which are sorted by insertion, instead of passing over every bit.
+// its LSD passes: when LSD would need more than msd_passes passes (the sort hook's
+// radix_msd_passes, 3 by default). Keys that differ in more bits than a run has keys (int64 and
+// float64 buckets) are then split by their top digit into runs of a few keys, which are sorted
+// by insertion, instead of passing over every bit.
 template <class P>
 bool msd_in_cache(std::int64_t n, int bits, const P& p) {
-  return bits > 3 * lsd_width_cap(n, p);
+  return bits > p.msd_passes * lsd_width_cap(n, p);
 }
 
-// The top digit of such a step: runs of about 8 keys, at most digit_bits wide.
+// The top digit of such a step: runs of about msd_run keys (radix_msd_run, 8 by default), at
+// most digit_bits wide.
 template <class P>
 int msd_in_cache_bits(std::int64_t n, int bits, const P& p) {
-  const int width = static_cast<int>(std::bit_width(static_cast<std::uint64_t>(n / 8)));
+  const int width = static_cast<int>(std::bit_width(static_cast<std::uint64_t>(n / p.msd_run)));
   return std::clamp(width, 1, std::min(bits, p.digit_bits));
 }
 
@@ -482,11 +486,19 @@ void counting_sort(K* keys, std::int64_t n, int bits, typename P::bits_type firs
 template <class T, class KeyOf>
 using radix_key_of_t = std::remove_cvref_t<std::invoke_result_t<const KeyOf&, const T&>>;
 
+// The in-cache MSD rule (the sort hook's radix_msd_passes and radix_msd_run): a run that fits a
+// worker's cache takes an MSD step first when LSD would need more than msd_passes passes, with
+// a top digit that leaves about msd_run keys per bucket.
+struct radix_rules {
+  int msd_passes = 3;
+  int msd_run = 8;
+};
+
 // Sorts keys[0, n) (and values alongside, when V is not void) using key_tmp/value_tmp, each of n
 // elements, as the other buffer; elements are ordered by key_of(element), a number (the element
 // itself by default: a struct sorted by one of its fields moves whole). digit_bits in [1, 16] is
 // the widest digit of a pass; grain: elements per task at least; cache_bytes: the workers'
-// caches together.
+// caches together; rules: the in-cache MSD rule.
 //
 // Bits above the highest one in which two keys differ are never looked at (one read pass finds
 // them). Data that fits a worker's cache is sorted by LSD passes on one thread; larger data
@@ -497,17 +509,21 @@ void radix_sort(K* keys, K* key_tmp,
                 std::conditional_t<std::is_void_v<V>, std::nullptr_t, V*> values,
                 std::conditional_t<std::is_void_v<V>, std::nullptr_t, V*> value_tmp, std::int64_t n,
                 int digit_bits, bool rev, std::int64_t grain, std::int64_t cache_bytes,
-                const KeyOf& key_of = {}) {
+                const KeyOf& key_of = {}, const radix_rules& rules = {}) {
   using VV = std::conditional_t<std::is_void_v<V>, std::nullptr_t, V>;
   using Key = radix_key_of_t<K, KeyOf>;
   static_assert(has_ordered_key_v<Key>, "radix_sort orders elements by a numeric key");
   using U = ordered_key_t<Key>;
   if (n <= 1) return;
   const radix_detail::radix_plan<Key, KeyOf> plan{
-      rev ? static_cast<U>(~U(0)) : U(0), std::clamp(digit_bits, 1, 16),
+      rev ? static_cast<U>(~U(0)) : U(0),
+      std::clamp(digit_bits, 1, 16),
       std::max<std::int64_t>(std::int64_t{1} << 12,
                              cache_bytes / std::max<std::int64_t>(1, num_threads()) / 2),
-      static_cast<std::int64_t>(sizeof(K) + (std::is_void_v<V> ? 0 : sizeof(VV))), key_of};
+      static_cast<std::int64_t>(sizeof(K) + (std::is_void_v<V> ? 0 : sizeof(VV))),
+      std::clamp(rules.msd_passes, 1, 16),
+      std::max(rules.msd_run, 1),
+      key_of};
   // The bits in which some key differs from the first.
   const chunks c = plan_chunks(n, grain, num_threads(), 16);
   std::vector<U> differ(static_cast<std::size_t>(c.count), 0);
