@@ -126,9 +126,13 @@ int match_score(const tuning_entry& e, const device_info& d, dtype t, bool backe
 // Parsing of override files (tuning_files.cpp). `origin` names the file or text in messages.
 // AK_TUNING: { device selector: { hook: { dtype selector: { field: value } } } }
 std::vector<tuning_entry> parse_user_tuning(std::string_view json_text, const std::string& origin);
-// A device's autotune cache: { hook: { dtype selector: { field: value } } }
+// A device's autotune cache (docs/tuning.md): its stamp (tuning_cache_stamp) must be this
+// device's, and its "tunings" are { hook: { dtype selector: { field: value } } }; each entry's
+// origin names the speedup "measured" records for it. Any fault is a tuning_error.
 std::vector<tuning_entry> parse_cache_tuning(std::string_view json_text, const std::string& origin,
-                                             const std::string& device_name);
+                                             const device_info& device);
+// The stamp of tuning_cache_stamp for a device, as JSON text.
+std::string cache_stamp_text(const device_info& device);
 
 // Called by the backend registry when a backend has loaded (its validated defaults and its new
 // devices): replaces that backend's defaults, reads the devices' cache files, and invalidates

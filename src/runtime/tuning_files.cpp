@@ -1,10 +1,12 @@
 // Reading tuning overrides from JSON: AK_TUNING (a file or inline text) and autotune caches.
 // Anything the runtime does not know (hook, field, dtype), a value of the wrong type or out of
 // range, and malformed JSON is an error that names the file and the key: never ignored.
+#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <set>
 
 #include "ak/core/error.hpp"
+#include "ak/version.hpp"
 #include "registry.hpp"
 
 namespace ak::detail {
@@ -187,11 +189,88 @@ std::vector<tuning_entry> parse_user_tuning(std::string_view json_text, const st
   return out;
 }
 
+namespace {
+
+constexpr const char* cache_format = "ak-tuning-cache-1";
+
+// A digest of every hook's fields and ranges: a cache written against other fields is stale.
+std::string schema_digest() {
+  std::uint64_t h = 0xcbf29ce484222325ULL;  // FNV-1a, 64 bits
+  auto add = [&](std::string_view text) {
+    for (const char c : text) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3ULL;
+    h = (h ^ 0xffu) * 0x100000001b3ULL;  // a separator no text contains
+  };
+  for (const auto& hook : hook_schemas()) {
+    add(hook.name);
+    for (const auto& f : hook.fields) {
+      add(f.name);
+      add(std::to_string(f.min) + ":" + std::to_string(f.max) + (f.power_of_two ? "p" : ""));
+      for (const auto& e : f.enum_names) add(e);
+    }
+  }
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(h));
+  return std::string("fnv1a64:") + text;
+}
+
+json cache_stamp(const device_info& d) {
+  return {{"format", cache_format},
+          {"ak_version", std::string(version_string())},
+          {"schema", schema_digest()},
+          {"device",
+           {{"backend", d.backend},
+            {"device_class", d.device_class},
+            {"description", d.description},
+            {"compute_units", d.compute_units},
+            {"l1_cache_bytes", d.l1_cache_bytes},
+            {"l2_cache_bytes", d.l2_cache_bytes},
+            {"l3_cache_bytes", d.l3_cache_bytes},
+            {"sub_group_width", d.sub_group_width},
+            {"local_memory_bytes", d.local_memory_bytes},
+            {"max_group_size", d.max_group_size}}}};
+}
+
+}  // namespace
+
+std::string cache_stamp_text(const device_info& device) {
+  return cache_stamp(device).dump();
+}
+
 std::vector<tuning_entry> parse_cache_tuning(std::string_view json_text, const std::string& origin,
-                                             const std::string& device_name) {
-  json doc = parse_json(json_text, origin);
+                                             const device_info& device) {
+  const json doc = parse_json(json_text, origin);
+  expect_object(doc, origin, {}, "a cache's stamp and tunings (written by `ak tune`)");
+  const json want = cache_stamp(device);
+  // The stamp first: a file from another version or device says so, whatever else is in it.
+  for (const char* key : {"format", "ak_version", "schema", "device"}) {
+    const auto it = doc.find(key);
+    if (it == doc.end())
+      throw tuning_error(origin + ": no \"" + key +
+                         "\" (not a cache written by this ak's `ak tune`, or truncated)");
+    if (*it == want[key]) continue;
+    if (std::string_view(key) == "device")
+      throw tuning_error(origin + ": written for another device (" + it->dump() + "), not " +
+                         want[key].dump());
+    throw tuning_error(origin + ": stale: its " + key + " is " + it->dump() + ", this ak's is " +
+                       want[key].dump());
+  }
+  const auto tunings = doc.find("tunings");
+  if (tunings == doc.end()) throw tuning_error(origin + ": no \"tunings\"");
   std::vector<tuning_entry> out;
-  parse_hooks(doc, origin, {}, device_name, tuning_source::cache, out);
+  parse_hooks(*tunings, origin, {"tunings"}, device.name, tuning_source::autotune, out);
+  // What the tuner measured for each entry, shown with it (ak info, AK_LOG=tuning).
+  const auto measured = doc.find("measured");
+  for (auto& e : out) {
+    if (measured == doc.end() || !measured->is_object()) break;
+    const auto m =
+        measured->find(std::string(hook_schemas()[e.hook].name) + "/" + e.dtype_selector);
+    if (m == measured->end() || !m->is_object()) continue;
+    const auto speedup = m->find("speedup");
+    if (speedup == m->end() || !speedup->is_number()) continue;
+    char text[64];
+    std::snprintf(text, sizeof text, " (measured %.2fx the default)", speedup->get<double>());
+    e.origin.detail += text;
+  }
   return out;
 }
 

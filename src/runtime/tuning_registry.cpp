@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -27,7 +28,8 @@ struct tuning_state {
   std::atomic<std::uint64_t> generation{1};
   std::vector<tuning_entry> backend_defaults;
   std::map<std::uint32_t, std::vector<tuning_entry>> cache;  // by device index
-  std::map<std::uint32_t, std::string> cache_errors;         // by device index
+  std::map<std::uint32_t, std::string> cache_problems;       // why a device's cache is ignored
+  std::set<std::string> cache_warned;                        // problems already warned about
   std::vector<tuning_entry> user;
   std::string user_error;  // a bad AK_TUNING fails every lookup: never ignored
 };
@@ -63,17 +65,24 @@ void load_user_overrides(tuning_state& st) {
   }
 }
 
+// Reads a device's autotune cache into st.cache (under the caller's exclusive lock). A file that
+// cannot be used (unreadable, malformed, truncated, stale, another device's) is ignored: its
+// problem is kept for tuning_cache_problem and warned about once per process.
 void load_cache_file(tuning_state& st, const device_record& d) {
   st.cache.erase(d.index);
-  st.cache_errors.erase(d.index);
+  st.cache_problems.erase(d.index);
   auto path = tuning_cache_path(device(&d));
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) return;
+  const std::string origin = "autotune cache '" + path + "'";
   try {
-    st.cache[d.index] = parse_cache_tuning(read_file(path, "autotune cache"),
-                                           "autotune cache '" + path + "'", d.info.name);
+    st.cache[d.index] = parse_cache_tuning(read_file(path, "autotune cache"), origin, d.info);
   } catch (const tuning_error& e) {
-    st.cache_errors[d.index] = e.what();
+    std::string why = e.what();
+    st.cache_problems[d.index] = why;
+    if (st.cache_warned.insert(why).second)
+      write_log_line("ak: warning: " + why +
+                     "; the file is ignored (rerun `ak tune`, or delete it)");
   }
 }
 
@@ -200,8 +209,6 @@ void resolve_shared_layers(std::uint32_t hook, const device_record& d, dtype t, 
   auto& st = state();
   std::shared_lock lock(st.mutex);
   if (!st.user_error.empty()) throw tuning_error(st.user_error);
-  if (auto it = st.cache_errors.find(d.index); it != st.cache_errors.end())
-    throw tuning_error(it->second);
   apply_layer(st.backend_defaults, hook, d.info, t, true, out, origins);
   if (auto it = st.cache.find(d.index); it != st.cache.end())
     apply_layer(it->second, hook, d.info, t, false, out, origins);
@@ -333,8 +340,8 @@ std::string_view name_of(tuning_source s) noexcept {
       return "generic";
     case tuning_source::backend:
       return "backend";
-    case tuning_source::cache:
-      return "cache";
+    case tuning_source::autotune:
+      return "autotune";
     case tuning_source::user:
       return "user";
     case tuning_source::scoped:
@@ -414,7 +421,14 @@ void reload_tuning_files() {
   st.generation.fetch_add(1, std::memory_order_acq_rel);
   std::shared_lock lock(st.mutex);
   if (!st.user_error.empty()) throw tuning_error(st.user_error);
-  for (const auto& [index, message] : st.cache_errors) throw tuning_error(message);
+}
+
+std::string tuning_cache_problem(const device& dev) {
+  // A device handle exists, so its backend has loaded and its cache has been read.
+  auto& st = detail::state();
+  std::shared_lock lock(st.mutex);
+  const auto it = st.cache_problems.find(dev.index());
+  return it == st.cache_problems.end() ? std::string() : it->second;
 }
 
 std::string tuning_cache_path(const device& dev) {
@@ -438,6 +452,14 @@ std::string tuning_cache_path(const device& dev) {
           c == '.'))
       c = '_';
   return (dir / (key + ".json")).string();
+}
+
+}  // namespace ak
+
+namespace ak {
+
+std::string tuning_cache_stamp(const device& dev) {
+  return detail::cache_stamp_text(dev.info());
 }
 
 }  // namespace ak

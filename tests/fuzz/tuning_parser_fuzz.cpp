@@ -1,7 +1,8 @@
 // libFuzzer target: the tuning-file parser (AK_TUNING as a file or inline text, and the autotune
-// cache) on arbitrary bytes. Every input must either parse into entries whose values all lie in
-// their fields' ranges, or be refused with ak::tuning_error naming the origin; anything else (a
-// crash, another exception, a value out of range accepted) is a finding.
+// cache, as given and as the tunings of a correctly stamped cache) on arbitrary bytes. Every input
+// must either parse into entries whose values all lie in their fields' ranges, or be refused with
+// ak::tuning_error naming the origin; anything else (a crash, another exception, a value out of
+// range accepted) is a finding.
 //
 // Built with clang's -fsanitize=fuzzer (AK_FUZZ=ON); scripts/fuzz.sh runs it. The committed seed
 // corpus is tests/fuzz/corpus/tuning_parser; every crash found becomes a case in the regression
@@ -54,6 +55,22 @@ void one(const std::string& origin, Parse parse) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   one("fuzz.json", [&] { return ak::detail::parse_user_tuning(text, "fuzz.json"); });
-  one("cache.json", [&] { return ak::detail::parse_cache_tuning(text, "cache.json", "cpu:0"); });
+  // A cache as it is, and the input as the tunings of a cache whose stamp is the device's.
+  static const ak::device_info device = [] {
+    ak::device_info d;
+    d.name = "cpu:0";
+    d.backend = "cpu";
+    d.device_class = "cpu";
+    d.description = "fuzz";
+    return d;
+  }();
+  static const std::string stamp = [] {
+    std::string s = ak::detail::cache_stamp_text(device);
+    s.pop_back();  // the closing brace
+    return s + ", \"tunings\": ";
+  }();
+  one("cache.json", [&] { return ak::detail::parse_cache_tuning(text, "cache.json", device); });
+  const std::string stamped = stamp + std::string(text) + "}";
+  one("cache.json", [&] { return ak::detail::parse_cache_tuning(stamped, "cache.json", device); });
   return 0;
 }

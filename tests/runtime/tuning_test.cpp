@@ -13,6 +13,7 @@
 #include "ak/algorithms/sort.hpp"
 #include "ak/core/error.hpp"
 #include "ak/runtime/tuning.hpp"
+#include "ak/version.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -267,10 +268,18 @@ class scoped_cache_dir {
     (void)ak::test::reload_error();
   }
   const std::filesystem::path& dir() const { return dir_; }
-  // Writes the cpu device's cache file and rereads it; returns the error text or "".
-  std::string write(const std::string& text) {
+  // Writes the cpu device's cache file as `ak tune` does (its stamp, then `tunings`, the text of
+  // { hook: { dtype: { field: value } } }) and rereads it; returns why it is ignored, or "".
+  std::string write(const std::string& tunings) {
+    std::string stamp = ak::tuning_cache_stamp(cpu());
+    stamp.pop_back();  // the closing brace
+    return write_raw(stamp + R"(, "tunings": )" + tunings + "}");
+  }
+  // The same with the whole text given.
+  std::string write_raw(const std::string& text) {
     std::ofstream(ak::tuning_cache_path(cpu())) << text;
-    return ak::test::reload_error();
+    if (std::string e = ak::test::reload_error(); !e.empty()) return "reload threw: " + e;
+    return ak::tuning_cache_problem(cpu());
   }
 
  private:
@@ -285,7 +294,7 @@ TEST(Tuning, AutotuneCacheIsALayerBetweenBackendAndUser) {
   ASSERT_EQ(cache.write(R"({"reduce": {"float64": {"cpu_grain": 4242, "cpu_tasks": 3}}})"), "");
   EXPECT_EQ(ak::tuning(ak::reduce_hook{}, cpu(), ak::dtype::float64).cpu_grain, 4242);
   auto e = ak::explain_tuning(ak::reduce_hook{}, cpu(), ak::dtype::float64);
-  EXPECT_EQ(e.origins[5].source, ak::tuning_source::cache);
+  EXPECT_EQ(e.origins[5].source, ak::tuning_source::autotune);
   EXPECT_NE(e.origins[5].detail.find(path), std::string::npos);
   {
     // The user's overrides sit above the cache.
@@ -296,18 +305,61 @@ TEST(Tuning, AutotuneCacheIsALayerBetweenBackendAndUser) {
   }
 }
 
-TEST(Tuning, BrokenAutotuneCacheIsNeverIgnored) {
+// A cache that cannot be used (malformed, truncated, of another version, schema or device, the
+// format before stamps) is ignored with one warning naming the file and why: lookups go on with
+// the layers below it, unlike a bad AK_TUNING, which fails them.
+TEST(Tuning, UnusableAutotuneCacheIsIgnoredWithOneWarning) {
   scoped_cache_dir cache;
-  std::string path = ak::tuning_cache_path(cpu());
-  std::string m = cache.write(R"({"reduce": {"float64": {"cpu_grain": "x"}}})");
-  EXPECT_NE(m.find(path), std::string::npos) << m;
-  EXPECT_NE(m.find("reduce/float64/cpu_grain"), std::string::npos) << m;
-  try {
-    (void)ak::tuning(ak::reduce_hook{}, cpu(), ak::dtype::int8);
-    FAIL() << "a lookup ignored a broken cache file";
-  } catch (const ak::tuning_error& err) {
-    EXPECT_EQ(std::string(err.what()), m);
+  const std::string path = ak::tuning_cache_path(cpu());
+  const std::int64_t backend = ak::tuning(ak::reduce_hook{}, cpu(), ak::dtype::float64).cpu_grain;
+  const std::string good = R"({"reduce": {"float64": {"cpu_grain": 4243}}})";
+  ASSERT_NE(backend, 4243);
+  ASSERT_EQ(cache.write(good), "");
+  ASSERT_EQ(ak::tuning(ak::reduce_hook{}, cpu(), ak::dtype::float64).cpu_grain, 4243);
+  std::string stamped = ak::tuning_cache_stamp(cpu());
+  stamped.pop_back();
+  stamped += R"(, "tunings": )" + good + "}";
+  auto replaced = [&](const std::string& from, const std::string& to) {
+    std::string t = stamped;
+    const auto at = t.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    return at == std::string::npos ? t : t.replace(at, from.size(), to);
+  };
+  const std::string version = std::string(ak::version_string());
+  const std::string model = ak::device("cpu:0").info().description;
+  const struct {
+    std::string name, text, why;
+  } cases[] = {
+      {"a bad field value", replaced("4243", R"("x")"), "tunings/reduce/float64/cpu_grain"},
+      {"truncated", stamped.substr(0, stamped.size() / 2), "malformed JSON"},
+      {"the format before stamps", good, "no \"format\""},
+      {"another format", replaced("ak-tuning-cache-1", "ak-tuning-cache-0"), "stale: its format"},
+      {"another ak version", replaced("\"" + version + "\"", R"("0.0.0-old")"),
+       "stale: its ak_version is \"0.0.0-old\""},
+      {"another schema", replaced("fnv1a64:", "fnv1a64:0"), "stale: its schema"},
+      {"another device", replaced(model, model + " (another)"), "written for another device"},
+      {"not an object", "[1, 2]", "expected an object"},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.name);
+    testing::internal::CaptureStderr();
+    const std::string why = cache.write_raw(c.text);
+    (void)ak::test::reload_error();  // read again: no second warning
+    EXPECT_EQ(ak::tuning(ak::reduce_hook{}, cpu(), ak::dtype::float64).cpu_grain, backend);
+    const std::string err = testing::internal::GetCapturedStderr();
+    EXPECT_NE(why.find(path), std::string::npos) << why;
+    EXPECT_NE(why.find(c.why), std::string::npos) << why;
+    EXPECT_EQ(ak::tuning_cache_problem(cpu()), why);
+    const std::string warning = "ak: warning: " + why + "; the file is ignored";
+    const auto first = err.find(warning);
+    EXPECT_NE(first, std::string::npos) << err;
+    EXPECT_EQ(err.find(warning, first + 1), std::string::npos) << "warned twice: " << err;
+    EXPECT_NE(ak::explain_tuning(ak::reduce_hook{}, cpu(), ak::dtype::float64).origins[5].source,
+              ak::tuning_source::autotune);
   }
+  // Repaired, the file is used again.
+  EXPECT_EQ(cache.write(good), "");
+  EXPECT_EQ(ak::tuning(ak::reduce_hook{}, cpu(), ak::dtype::float64).cpu_grain, 4243);
 }
 
 TEST(Tuning, ReloadInvalidatesEveryThreadsCache) {
@@ -441,10 +493,11 @@ TEST(TuningLog, EachLayerChangesWhatAPrecompiledSortResolves) {
     ASSERT_EQ(cache.write(R"({"sort": {"float32": {"algorithm": "merge", "cpu_grain": 3000}}})"),
               "");
     line = sort_once();
-    EXPECT_NE(line.find(" algorithm=merge (cache: autotune cache '" + ak::tuning_cache_path(cpu())),
-              std::string::npos)
+    EXPECT_NE(
+        line.find(" algorithm=merge (autotune: autotune cache '" + ak::tuning_cache_path(cpu())),
+        std::string::npos)
         << line;
-    EXPECT_NE(line.find(" cpu_grain=3000 (cache"), std::string::npos) << line;
+    EXPECT_NE(line.find(" cpu_grain=3000 (autotune"), std::string::npos) << line;
   }
   line = sort_once();
   EXPECT_NE(line.find(" algorithm=radix (backend"), std::string::npos) << line;

@@ -8,7 +8,7 @@
 //   call       the call's own options (fields set in the algorithm value or options struct)
 //   scoped     ak::scoped_tuning objects alive on this thread, the newest first
 //   user       AK_TUNING: a JSON file's path, or inline JSON
-//   cache      the device's autotune cache file
+//   autotune   the device's autotune cache file, written by `ak tune`
 //   backend    the defaults its backend registered for the device class and dtype (class)
 //   generic    the hook's generic default
 #pragma once
@@ -27,7 +27,7 @@
 
 namespace ak {
 
-enum class tuning_source : std::uint8_t { generic, backend, cache, user, scoped, call };
+enum class tuning_source : std::uint8_t { generic, backend, autotune, user, scoped, call };
 std::string_view name_of(tuning_source s) noexcept;
 
 // Where one resolved field came from: the layer, and what in it ("AK_TUNING file /x.json, key
@@ -176,11 +176,25 @@ class scoped_tuning {
 // Rereads AK_TUNING, AK_LOG and every loaded device's autotune cache file (all are read on first
 // use). With AK_LOG=tuning, every lookup prints its hook, device, dtype, values and sources on
 // stderr.
-// Throws ak::tuning_error for a file that is malformed or names an unknown hook, field or dtype.
+// Throws ak::tuning_error for an AK_TUNING that is malformed or names an unknown hook, field or
+// dtype; a cache file with such faults is ignored with a warning (tuning_cache_problem).
 void reload_tuning_files();
+
+// ---- The autotune cache ------------------------------------------------------------------------
 
 // The autotune cache file of a device: $AK_TUNING_CACHE_DIR, else $XDG_CACHE_HOME/ak/tuning,
 // else $HOME/.cache/ak/tuning; one JSON file per device model (see docs/tuning.md).
 std::string tuning_cache_path(const device& dev);
+
+// The stamp a cache file must carry to be used for `dev`, as the text of a JSON object:
+// {"format": "ak-tuning-cache-1", "ak_version", "schema" (a digest of every hook's fields and
+// ranges), "device": {backend, class, model, cores, caches, sub-group width, ...}}. `ak tune`
+// writes it; a file whose stamp differs (another ak version, schema or device) is ignored.
+std::string tuning_cache_stamp(const device& dev);
+
+// Why the device's cache file is ignored (malformed, truncated, stale, another device's), or ""
+// when it is used or there is none. An ignored cache draws one warning on stderr, and lookups go
+// on without it (a bad AK_TUNING, by contrast, fails every lookup).
+std::string tuning_cache_problem(const device& dev);
 
 }  // namespace ak

@@ -38,7 +38,8 @@ json device_json(const device& d) {
             {"local_memory_bytes", i.local_memory_bytes},
             {"max_group_size", i.max_group_size},
             {"capabilities", capabilities_json(i.caps)},
-            {"tuning_cache", tuning_cache_path(d)}};
+            {"tuning_cache", tuning_cache_path(d)},
+            {"tuning_cache_problem", tuning_cache_problem(d)}};
   json tunings = json::object();
   for (const auto& hook : tuning_hooks()) {
     json per_dtype = json::object();
@@ -82,8 +83,10 @@ void print_device(std::ostream& out, const device& d) {
   const json caps = capabilities_json(i.caps);
   for (const auto& [k, v] : caps.items())
     if (v.get<bool>()) out << " " << k;
-  out << "\n  autotune cache: " << tuning_cache_path(d) << "\n";
-  out << "  tunings (value [source]; sources: call > scoped > user > cache > backend > "
+  out << "\n  autotune cache: " << tuning_cache_path(d);
+  if (const std::string why = tuning_cache_problem(d); !why.empty())
+    out << " (ignored: " << why << ")";
+  out << "\n  tunings (value [source]; sources: call > scoped > user > autotune > backend > "
          "generic):\n";
   for (const auto& hook : tuning_hooks()) {
     out << "    " << hook.name << " (" << hook.type_name << ")\n";
