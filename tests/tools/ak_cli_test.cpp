@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <array>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -20,9 +21,9 @@ struct run_result {
   std::string output;  // stdout and stderr together
 };
 
-// Runs `ak ARGS` through the shell with `env` prepended (e.g. "AK_TUNING=... ").
-run_result run_ak(const std::string& args, const std::string& env = "") {
-  std::string command = env + " '" AK_TOOL_PATH "' " + args + " 2>&1";
+// Runs a shell command line, stdout and stderr together.
+run_result run_shell(const std::string& line) {
+  const std::string command = "(" + line + ") 2>&1";
   FILE* pipe = ::popen(command.c_str(), "r");
   if (!pipe) return {-1, "popen failed"};
   std::string out;
@@ -30,6 +31,11 @@ run_result run_ak(const std::string& args, const std::string& env = "") {
   while (std::size_t n = std::fread(buf.data(), 1, buf.size(), pipe)) out.append(buf.data(), n);
   int status = ::pclose(pipe);
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+// Runs `ak ARGS` through the shell with `env` prepended (e.g. "AK_TUNING=... ").
+run_result run_ak(const std::string& args, const std::string& env = "") {
+  return run_shell(env + " '" AK_TOOL_PATH "' " + args);
 }
 
 // Tests must not see the user's own overrides or plugins.
@@ -279,3 +285,162 @@ TEST(AkCli, FirstOpsRejectsBadArguments) {
 }
 
 }  // namespace
+
+// ---- ak tune ------------------------------------------------------------------------------------
+
+namespace {
+
+// A private cache folder for one test, and the environment that points ak at it.
+class tune_dir {
+ public:
+  explicit tune_dir(const std::string& name)
+      : dir_(std::filesystem::temp_directory_path() /
+             ("ak-tune-" + name + "-" + std::to_string(::getpid()))) {
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+  }
+  ~tune_dir() { std::filesystem::remove_all(dir_); }
+  std::string env() const {
+    return "AK_TUNING= AK_BACKEND_PATH= AK_TUNING_CACHE_DIR=" + dir_.string();
+  }
+  // The cache files in the folder (and anything else left there).
+  std::vector<std::string> files() const {
+    std::vector<std::string> out;
+    for (const auto& e : std::filesystem::directory_iterator(dir_))
+      out.push_back(e.path().string());
+    return out;
+  }
+  // `ak info --json`'s view of the cpu device's cache: its path and why it is ignored ("").
+  std::pair<std::string, std::string> cache() const {
+    const auto r = run_ak("info --json", env());
+    const auto j = nlohmann::json::parse(r.output);
+    return {j["devices"][0]["tuning_cache"], j["devices"][0]["tuning_cache_problem"]};
+  }
+
+ private:
+  std::filesystem::path dir_;
+};
+
+nlohmann::json read_json(const std::string& path) {
+  std::ifstream in(path);
+  return nlohmann::json::parse(in);
+}
+
+}  // namespace
+
+TEST(AkTune, DryRunPrintsTheCacheAndWritesNothing) {
+  tune_dir d("dry");
+  auto r = run_ak("tune --ops reduce --dtypes int8 --n 1e4 --budget 5 --dry-run --min-speedup 0",
+                  d.env());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("dry run; would write " + d.cache().first), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("\"format\": \"ak-tuning-cache-1\""), std::string::npos) << r.output;
+  EXPECT_TRUE(d.files().empty());
+}
+
+// The promise of the tuner: a program built before it ran resolves differently afterwards, with
+// no rebuild, and the tuning log says where the value came from. --min-speedup 0 keeps the
+// fastest correct value even where it gains nothing, so that the test does not depend on speed.
+TEST(AkTune, ACacheItWritesChangesWhatAProgramBuiltBeforeResolves) {
+  tune_dir d("probe");
+  const std::string probe = std::string("'") + AK_TUNE_PROBE_PATH + "'";
+  auto before = run_shell(d.env() + " AK_LOG=tuning " + probe);
+  ASSERT_EQ(before.exit_code, 0) << before.output;
+  EXPECT_EQ(before.output.find("(autotune"), std::string::npos) << before.output;
+
+  auto r = run_ak("tune --ops sort --dtypes uint16 --n 5000 --budget 20 --min-speedup 0 --json " +
+                      d.cache().first + ".report.json",
+                  d.env());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto [path, problem] = d.cache();
+  EXPECT_EQ(problem, "");
+  const auto doc = read_json(path);
+  ASSERT_TRUE(doc["tunings"]["sort"].contains("uint16")) << doc.dump(2);
+  const auto report = read_json(path + ".report.json");
+  EXPECT_EQ(report["targets"][0]["op"], "sort");
+  EXPECT_TRUE(report["targets"][0]["kept"].get<bool>());
+
+  auto after = run_shell(d.env() + " AK_LOG=tuning " + probe);
+  ASSERT_EQ(after.exit_code, 0) << after.output;
+  EXPECT_NE(after.output.find("sorted"), std::string::npos);
+  for (const auto& [field, value] : doc["tunings"]["sort"]["uint16"].items()) {
+    const std::string want = " " + field + "=" +
+                             (value.is_string() ? value.get<std::string>() : value.dump()) +
+                             " (autotune: autotune cache '" + path + "', key tunings/sort/uint16";
+    EXPECT_NE(after.output.find(want), std::string::npos) << want << "\n" << after.output;
+  }
+}
+
+TEST(AkTune, TwoAtOnceLeaveAValidFile) {
+  tune_dir d("two");
+  const std::string tune =
+      "'" AK_TOOL_PATH "' tune --dtypes int16 --n 2e4 --budget 6 --min-speedup 0";
+  auto r = run_shell("export " + d.env() + "; " + tune + " --ops reduce >/dev/null & " + tune +
+                     " --ops select >/dev/null & wait");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  const auto [path, problem] = d.cache();
+  EXPECT_EQ(problem, "");
+  ASSERT_TRUE(std::filesystem::exists(path));
+  const auto doc = read_json(path);
+  EXPECT_TRUE(doc["tunings"].contains("reduce") || doc["tunings"].contains("select")) << doc;
+  EXPECT_EQ(d.files().size(), 1u) << "a temporary file was left behind";
+}
+
+// Ctrl-C: the targets finished are kept, the file is the old one or a valid new one, and the
+// exit status says it was interrupted.
+TEST(AkTune, InterruptKeepsAValidFile) {
+  tune_dir d("sigint");
+  auto first = run_ak("tune --ops map --dtypes int32 --n 2e4 --budget 3 --min-speedup 0", d.env());
+  ASSERT_EQ(first.exit_code, 0) << first.output;
+  const auto start = std::chrono::steady_clock::now();
+  auto r = run_shell(d.env() + " timeout --preserve-status -s INT 3 '" AK_TOOL_PATH
+                               "' tune --n 2e5 --budget 120 --min-speedup 0");
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(r.exit_code, 130) << r.output;
+  EXPECT_LT(seconds, 60) << r.output;
+  EXPECT_NE(r.output.find("interrupted"), std::string::npos) << r.output;
+  const auto [path, problem] = d.cache();
+  EXPECT_EQ(problem, "");
+  EXPECT_TRUE(read_json(path)["tunings"].contains("map")) << "the old entry was lost";
+  EXPECT_EQ(d.files().size(), 1u);
+}
+
+TEST(AkTune, RejectsBadArguments) {
+  tune_dir d("args");
+  for (const char* args : {"tune --ops nope", "tune --dtypes bool", "tune --dtypes float16",
+                           "tune --n 0", "tune --budget -1"}) {
+    auto r = run_ak(args, d.env());
+    EXPECT_NE(r.exit_code, 0) << args << ": " << r.output;
+    EXPECT_TRUE(d.files().empty()) << args;
+  }
+  auto r = run_ak("tune --ops nope", d.env());
+  EXPECT_NE(r.output.find("argument '--ops': expected one of all, sort"), std::string::npos)
+      << r.output;
+}
+
+// On a GPU-style device the same command searches the GPU fields (sim: tiny sizes, to check the
+// machinery, not speed); the file is that device's, and ak info uses it.
+TEST(AkTune, OnTheSimBackend) {
+  tune_dir d("sim");
+  auto r = run_ak(
+      "tune --device sim:2 --ops scan,select --dtypes int32 --n 1000 --budget 20 "
+      "--min-speedup 0",
+      d.env());
+  if (r.output.find("backend 'sim' is not available") != std::string::npos)
+    GTEST_SKIP() << "the sim backend is not built here (it needs Boost.Context): " << r.output;
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("items_per_thread"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("cpu_grain"), std::string::npos) << r.output;
+  auto info = run_ak("info --device sim:2 --json", d.env());
+  ASSERT_EQ(info.exit_code, 0) << info.output;
+  const auto j = nlohmann::json::parse(info.output);
+  const auto& dev = j["devices"][0];
+  EXPECT_EQ(dev["tuning_cache_problem"], "");
+  const auto doc = read_json(dev["tuning_cache"]);
+  EXPECT_EQ(doc["device"]["device_class"], "sim_intel");
+  ASSERT_TRUE(doc["tunings"].contains("scan")) << doc.dump(2);
+  for (const auto& [field, value] : doc["tunings"]["scan"]["int32"].items())
+    EXPECT_EQ(dev["tunings"]["scan"]["int32"][field]["source"], "autotune") << field;
+}

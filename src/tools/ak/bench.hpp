@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "ak/core/dtype.hpp"
+#include "random_inputs.hpp"
 
 // std::execution::par when this build has it (libstdc++ runs it on TBB); without it the peer is
 // left out, and AK_BENCH_PAR lets its code still compile, sequentially.
@@ -46,8 +47,10 @@ inline constexpr const char* ips4o_peer = "ips4o";
 inline constexpr const char* boost_bis = "boost::block_indirect_sort";
 inline constexpr const char* boost_pss = "boost::parallel_stable_sort";
 inline constexpr const char* pdqsort_peer = "pdqsort";
+inline constexpr const char* vqsort_peer = "vqsort (highway)";
 inline constexpr const char* plain_lsd8 = "plain LSD radix (8-bit digits)";
 inline constexpr const char* thrust_tbb = "thrust (tbb)";
+inline constexpr const char* ak_defaults = "ak (defaults)";  // --vs-defaults: no autotune cache
 
 // One implementation of a case: ak or a peer.
 struct impl {
@@ -157,13 +160,6 @@ std::shared_ptr<T[]> make_buffer(std::int64_t n) {
   return std::shared_ptr<T[]>(new T[static_cast<std::size_t>(n > 0 ? n : 1)]);
 }
 
-inline std::uint64_t hash64(std::uint64_t x) noexcept {  // splitmix64's finaliser
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-
 // p[i] = gen(i) in parallel.
 template <class T, class G>
 void parallel_fill(T* p, std::int64_t n, G gen) {
@@ -177,19 +173,6 @@ void parallel_copy(T* dst, const T* src, std::int64_t n) {
   tbb::parallel_for(tbb::blocked_range<std::int64_t>(0, n, 1 << 16), [&](const auto& r) {
     std::memcpy(dst + r.begin(), src + r.begin(), static_cast<std::size_t>(r.size()) * sizeof(T));
   });
-}
-
-// Sort keys: integers over their whole range; floats uniform in [-1, 1), exact multiples of
-// 2^-23 (2^-52), never -0.0 nor NaN, so that every library's order is the same.
-template <class T>
-T random_key(std::uint64_t h) noexcept {
-  if constexpr (std::is_same_v<T, float>)
-    return static_cast<float>(static_cast<std::int32_t>(h >> 40) - (1 << 23)) * 0x1p-23f;
-  else if constexpr (std::is_same_v<T, double>)
-    return static_cast<double>(static_cast<std::int64_t>(h >> 11) - (std::int64_t{1} << 52)) *
-           0x1p-52;
-  else
-    return static_cast<T>(h);
 }
 
 // Reduction inputs: small integers (-3..3 signed, 0..3 unsigned) so that sums and sums of

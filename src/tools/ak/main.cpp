@@ -7,6 +7,7 @@
 #include "bench_cli.hpp"
 #include "cli_main.hpp"
 #include "commands.hpp"
+#include "tune.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"ak: parallel algorithms on CPUs and GPUs"};
@@ -36,6 +37,41 @@ int main(int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::Range(1, 1000));
 
+  ak::tool::tune_options tune;
+  std::vector<std::string> tune_n;
+  auto* tune_cmd = app.add_subcommand(
+      "tune",
+      "Measure the fastest tuning values on this machine and write the device's autotune cache, "
+      "which every program reads at run time (docs/tuning.md)");
+  tune_cmd->add_option("--device", tune.device, "Device to tune")->capture_default_str();
+  tune_cmd
+      ->add_option("--ops", tune.ops,
+                   "Ops to tune: sort, reduce, scan, map, search, select "
+                   "or all (default: all)")
+      ->delimiter(',');
+  tune_cmd
+      ->add_option("--dtypes", tune.dtypes,
+                   "Element types (default: int32, uint32, int64, float32, float64)")
+      ->delimiter(',');
+  tune_cmd
+      ->add_option("--n", tune_n,
+                   "Sizes every value must win at (default: each op's size in `ak bench`)")
+      ->delimiter(',')
+      ->check([](const std::string& s) {
+        return ak::tool::parse_bench_size(s) ? std::string() : "not a size: " + s;
+      });
+  tune_cmd->add_option("--budget", tune.budget_seconds, "Seconds to spend in all")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  tune_cmd->add_flag("--dry-run", tune.dry_run, "Print the cache it would write; write nothing");
+  tune_cmd->add_option("--json", tune.json, "Also write the report to FILE as JSON");
+  tune_cmd
+      ->add_option("--min-speedup", tune.min_speedup,
+                   "Keep a value when its speedup, less its spread, reaches this (0 keeps the "
+                   "fastest correct value, as tests do)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+
   // `ak bench` runs the bench program beside this one (bench_cli.hpp); its options are checked
   // here too, so that `ak bench --help` and a bad argument answer without it.
   ak::tool::bench_options bench;
@@ -48,6 +84,10 @@ int main(int argc, char** argv) {
     if (*first_cmd) {
       first.argv0 = argv[0];
       return ak::tool::run_first_ops(first);
+    }
+    if (*tune_cmd) {
+      for (const auto& n : tune_n) tune.n.push_back(*ak::tool::parse_bench_size(n));
+      return ak::tool::run_tune(tune);
     }
     if (*bench_cmd) return ak::tool::exec_bench(argc, argv);
     return 2;
