@@ -4,11 +4,14 @@
     build/bin/ak bench --ops all --json bench.json
     scripts/plot_bench.py bench.json                 # docs/benchmarks/bench_<group>.png
     scripts/plot_bench.py bench.json --out /tmp/plots
+    scripts/plot_bench.py bench.json --table         # the same rows as a Markdown table
 
 Each PNG has one panel per op: for every (dtype, n) case a group of bars, one per peer, whose
 height is the peer's time over ak's (the median of the per-pair ratios of the run; above 1 ak
 is faster), on a log scale, and the fraction of the measured memory bandwidth that ak reached
-written over each case. Needs python3 and matplotlib (Debian: python3-matplotlib).
+written over each case. A run with `--vs-defaults` also gives bench_tuned.png: ak's time without
+its autotune cache over its time with it, for every case. Needs python3 and matplotlib (Debian:
+python3-matplotlib).
 """
 
 import argparse
@@ -22,7 +25,7 @@ GROUPS = OrderedDict(
     [
         ("reduce", ["reduce", "mapreduce", "count", "any", "all"]),
         ("elementwise", ["map", "broadcast", "accumulate"]),
-        ("sort", ["sort", "sort_custom", "sort_struct"]),
+        ("sort", ["sort", "sort_custom", "sort_custom_unstable", "sort_struct"]),
         ("sort_keys", ["sortperm", "sort_by_key", "searchsorted"]),
         ("dims", ["sum_dims0", "sum_dims1"]),
         (
@@ -38,6 +41,7 @@ PEER_ORDER = [
     "boost::block_indirect_sort",
     "boost::parallel_stable_sort",
     "pdqsort",
+    "vqsort (highway)",
     "thrust (tbb)",
 ]
 
@@ -144,6 +148,61 @@ def plot_group(plt, group, ops, rows, out_dir):
     return path
 
 
+def plot_tuned(plt, rows, out_dir):
+    """bench_tuned.png: for every case of a run with `ak bench --vs-defaults`, ak's time with the
+    backend's defaults over its time with the autotune cache (above 1 the tuning helps)."""
+    bars = []
+    for r in rows:
+        if r["impl"] != "ak (defaults)":
+            continue
+        ak = next((a for a in rows if a["impl"] == "ak" and a["op"] == r["op"]
+                   and a["dtype"] == r["dtype"] and a["n"] == r["n"]), None)
+        if ak is not None:
+            bars.append((f"{r['op']}\n{r['dtype']}", ratio(r, ak)))
+    if not bars:
+        return None
+    fig, ax = plt.subplots(figsize=(max(8, 0.42 * len(bars) + 2), 4.6))
+    values = [b[1] for b in bars]
+    colours = ["tab:green" if v >= 1.1 else "tab:grey" if v >= 0.97 else "tab:red" for v in values]
+    ax.bar(range(len(bars)), values, color=colours)
+    ax.axhline(1.0, color="black", linewidth=0.8)
+    ax.set_xticks(range(len(bars)))
+    ax.set_xticklabels([b[0] for b in bars], fontsize=6, rotation=90)
+    ax.set_ylabel("time with defaults / time tuned")
+    ax.set_ylim(min(0.8, min(values) - 0.05), max(1.6, max(values) + 0.1))
+    ax.set_title("ak bench --vs-defaults: the autotune cache of `ak tune` against the defaults "
+                 "(green: 1.1x or more)", fontsize=9)
+    fig.tight_layout()
+    path = os.path.join(out_dir, "bench_tuned.png")
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def markdown_table(rows):
+    """The rows as the Markdown table of docs/benchmarks: ak's median time and %bw, and each
+    peer's time over ak's, for every (op, dtype, n) in the order of the file."""
+    cases = OrderedDict()
+    for r in rows:
+        if r["impl"] != "bandwidth":
+            cases.setdefault((r["op"], r["dtype"], r["n"]), {})[r["impl"]] = r
+    peers = [p for p in ["ak (defaults)"] + PEER_ORDER
+             if any(p in c for c in cases.values())]
+    peers += sorted({p for c in cases.values() for p in c} - set(peers) - {"ak"})
+    lines = ["| op | dtype | n | ak | ak %bw | " + " | ".join(peers) + " |",
+             "|---" * (5 + len(peers)) + "|"]
+    for (op, dtype, n), c in cases.items():
+        ak = c.get("ak")
+        if ak is None:
+            continue
+        t = ak["median_s"]
+        time = f"{t * 1e3:.2f} ms" if t < 1 else f"{t:.2f} s"
+        bw = f"{100 * ak['bw_fraction']:.0f}%" if "bw_fraction" in ak else ""
+        cells = [f"{ratio(c[p], ak):.2f}" if p in c else "" for p in peers]
+        lines.append(f"| {op} | {dtype} | {size_text(n)} | {time} | {bw} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     ap = argparse.ArgumentParser(description=__doc__,
@@ -151,7 +210,12 @@ def main():
     ap.add_argument("json", help="the file `ak bench --json FILE` wrote")
     ap.add_argument("--out", default=os.path.join(here, "..", "docs", "benchmarks"),
                     help="folder for the PNGs (default: docs/benchmarks)")
+    ap.add_argument("--table", action="store_true",
+                    help="print the Markdown table of the rows instead of drawing")
     args = ap.parse_args()
+    if args.table:
+        print(markdown_table(load(args.json)))
+        return
     try:
         import matplotlib
 
@@ -176,6 +240,9 @@ def main():
         path = plot_group(plt, group, ops, rows, args.out)
         if path:
             written.append(path)
+    path = plot_tuned(plt, rows, args.out)
+    if path:
+        written.append(path)
     if not written:
         sys.exit(f"{args.json}: no rows to plot")
     for p in written:

@@ -15,11 +15,12 @@ if [[ "$mode" != demo && "$mode" != test ]]; then
   exit 2
 fi
 
-# libips4o-dev, libboost-dev, pdqsort-dev and libthrust-dev (Thrust's TBB backend): peers of
-# `ak bench` (header-only; CMake leaves out any that is missing). libboost-context-dev: the fibers of the sim backend. The plot script's
-# python3-matplotlib is not needed to build or test.
+# libips4o-dev, libboost-dev, pdqsort-dev, libthrust-dev (Thrust's TBB backend) and libhwy-dev
+# (Highway's vqsort): peers of `ak bench` (CMake leaves out any that is missing).
+# libboost-context-dev: the fibers of the sim backend. The plot script's python3-matplotlib is not
+# needed to build or test.
 packages=(cmake ninja-build g++ libtbb-dev nlohmann-json3-dev libcli11-dev libgtest-dev
-          libbenchmark-dev libips4o-dev libboost-dev pdqsort-dev libthrust-dev
+          libbenchmark-dev libips4o-dev libboost-dev pdqsort-dev libthrust-dev libhwy-dev
           libboost-context-dev)
 missing=()
 for p in "${packages[@]}"; do

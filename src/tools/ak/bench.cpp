@@ -25,6 +25,7 @@
 #include "ak/backends/cpu/scratch.hpp"
 #include "bench.hpp"
 #include "bench_cli.hpp"
+#include "cache_switch.hpp"
 #include "median.hpp"
 
 namespace ak::tool {
@@ -48,6 +49,9 @@ std::vector<std::string> available_peers() {
 #endif
 #ifdef AK_BENCH_HAVE_PDQSORT
   p.emplace_back(pdqsort_peer);
+#endif
+#ifdef AK_BENCH_HAVE_VQSORT
+  p.emplace_back(vqsort_peer);
 #endif
 #ifdef AK_BENCH_HAVE_THRUST
   p.emplace_back(thrust_tbb);
@@ -481,6 +485,11 @@ int run_bench(const bench_options& o) {
             << fixed_text(bw.copy_gbs, 1) << " GB/s (memcpy; bytes read + bytes written)\n\n";
   print_header();
 
+  std::optional<cache_switch> defaults;
+  if (o.vs_defaults) {
+    defaults.emplace();
+    std::cout << "autotune cache: " << tuning_cache_path(device("cpu")) << "\n";
+  }
   std::vector<case_result> results;
   json rows = json::array();
   // Each case's probe bandwidth (read, or copy for ops that write), per (n, dtype).
@@ -494,6 +503,22 @@ int run_bench(const bench_options& o) {
           bench_case c = spec->build(t, n);
           c.type = t;
           c.n = n;
+          if (defaults) {
+            // ak as tuned and ak with the backend's defaults, alternating like any peer: each
+            // switches the cache on or off before its (untimed) preparation.
+            impl d = c.ak;
+            d.name = ak_defaults;
+            d.prepare = [&switcher = *defaults, p = c.ak.prepare] {
+              switcher.use_cache(false);
+              if (p) p();
+            };
+            d.check = nullptr;
+            c.ak.prepare = [&switcher = *defaults, p = c.ak.prepare] {
+              switcher.use_cache(true);
+              if (p) p();
+            };
+            c.peers.insert(c.peers.begin(), std::move(d));
+          }
           r = run_case(c, meter);
         }  // the case's memory goes here
         r.group = spec->group;

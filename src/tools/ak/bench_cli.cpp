@@ -74,6 +74,9 @@ void add_bench_options(CLI::App* cmd, bench_options& o) {
           },
           "SIZE"));
   cmd->add_option("--json", o.json, "Also write the figures to FILE as JSON rows");
+  cmd->add_flag("--vs-defaults", o.vs_defaults,
+                "Also time ak without the device's autotune cache, as the peer 'ak (defaults)', "
+                "in alternation with ak as tuned (`ak tune`)");
 }
 
 int exec_bench(int argc, char** argv) {

@@ -24,6 +24,7 @@ struct bench_options {
   std::vector<std::string> dtypes;  // dtype names; empty: each op's own defaults
   std::vector<std::string> n;       // sizes: "1e7", "10000000"
   std::string json;                 // where to write the rows, if anywhere
+  bool vs_defaults = false;         // also time ak without its autotune cache ("ak (defaults)")
 };
 
 // The options of `ak bench`, checked as they are parsed, on `cmd` (the ak command's subcommand or

@@ -1,7 +1,8 @@
 // The sorting peers of `ak bench`, and the in-place sort of numbers that sort and sort_custom
 // share. The peers, each given ak's thread count: std::sort(std::execution::par),
 // tbb::parallel_sort, ips4o::parallel::sort (its std::thread pool), Boost.Sort's
-// block_indirect_sort and parallel_stable_sort, and pdqsort (sequential). CMake defines
+// block_indirect_sort and parallel_stable_sort, pdqsort (sequential) and Highway's vqsort (one
+// thread, vectorised; numbers in the default order). CMake defines
 // AK_BENCH_HAVE_<PEER> for those whose headers it found. Beside them, for numbers in the default
 // order, a plain LSD radix sort written here (plain_lsd8_sort): the yardstick of the sort targets.
 #pragma once
@@ -24,6 +25,9 @@
 #endif
 #ifdef AK_BENCH_HAVE_PDQSORT
 #include <pdqsort.h>
+#endif
+#ifdef AK_BENCH_HAVE_VQSORT
+#include <hwy/contrib/sort/vqsort.h>
 #endif
 
 #include "ak/ak.hpp"
@@ -51,7 +55,8 @@ enum sort_peer : unsigned {
   peer_boost_pss = 16,
   peer_pdqsort = 32,
   peer_plain_lsd8 = 64,  // numbers in the default order only
-  every_sort_peer = 127,
+  peer_vqsort = 128,     // numbers of 2, 4 and 8 bytes in the default order only
+  every_sort_peer = 255,
 };
 
 // The yardstick that the CPU backend's sort targets were set against (docs/benchmarks/README.md):
@@ -125,6 +130,17 @@ void add_sort_peers(bench_case& c, T* w, std::int64_t n, Comp comp, std::functio
 #ifdef AK_BENCH_HAVE_PDQSORT
   if constexpr ((Peers & peer_pdqsort) != 0)
     add(pdqsort_peer, [](T* first, T* last, const Comp& cmp) { pdqsort(first, last, cmp); });
+#endif
+#ifdef AK_BENCH_HAVE_VQSORT
+  // Highway's vqsort, one thread as it ships, dispatching at run time to the best vector unit.
+  // Bench keys have no NaN and no -0.0, so its float order is ak's.
+  if constexpr ((Peers & peer_vqsort) != 0 && std::is_same_v<Comp, std::less<T>> &&
+                std::is_arithmetic_v<T> && !std::is_same_v<T, bool> && sizeof(T) >= 2 &&
+                !(std::is_floating_point_v<T> && sizeof(T) == 2))
+    add(vqsort_peer, [](T* first, T* last, const Comp&) {
+      static const hwy::Sorter sorter;  // its buffers, allocated once, untimed
+      sorter(first, static_cast<std::size_t>(last - first), hwy::SortAscending());
+    });
 #endif
   if constexpr ((Peers & peer_plain_lsd8) != 0 && std::is_same_v<Comp, std::less<T>> &&
                 std::is_arithmetic_v<T> && (sizeof(T) == 4 || sizeof(T) == 8)) {
