@@ -15,14 +15,16 @@ namespace {
 
 using namespace ak::tool::tune;
 
-// A made-up op with one field (slot 0, default 8): a run spins for cost(value) microseconds and
-// its result is digest(value).
+// A made-up op with one field (slot 0, default 8): a run takes cost(value) microseconds on the
+// search's clock (a clock of the test's own, so that the race does not depend on this machine's
+// load) and its result is digest(value).
 struct fake_op {
   std::function<double(std::int64_t)> cost_us;
   std::function<std::uint64_t(std::int64_t)> digest = [](std::int64_t) { return 42; };
   std::vector<std::int64_t> candidates{1, 2, 4, 16, 32};
   std::int64_t current = 8;  // the value in force: the default unless a config sets it
   std::uint64_t last = 0;
+  double clock_us = 0;  // the test's clock
 
   target make() {
     target t;
@@ -41,10 +43,7 @@ struct fake_op {
     t.build = [this](std::int64_t) {
       workload w;
       w.run = [this] {
-        const auto until = std::chrono::steady_clock::now() +
-                           std::chrono::duration<double, std::micro>(cost_us(current));
-        while (std::chrono::steady_clock::now() < until) {
-        }
+        clock_us += cost_us(current) * (1 + 0.02 * noise());
         last = digest(current);
       };
       w.digest = [this] { return last; };
@@ -56,22 +55,30 @@ struct fake_op {
     };
     return t;
   }
-};
 
-settings within(double seconds, double min_speedup = 1.03) {
-  settings s;
-  s.min_speedup = min_speedup;
-  s.deadline = std::chrono::steady_clock::now() +
-               std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                   std::chrono::duration<double>(seconds));
-  return s;
-}
+  // -1..1, the same sequence every run: a little noise for the race to see through.
+  double noise() {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<double>(seed >> 11) * 0x1p-52 - 1.0;
+  }
+  std::uint64_t seed = 1;
+
+  settings within(double seconds, double min_speedup = 1.03) {
+    settings s;
+    s.min_speedup = min_speedup;
+    s.deadline = std::chrono::steady_clock::now() +
+                 std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                     std::chrono::duration<double>(seconds));
+    s.clock = [this] { return clock_us * 1e-6; };
+    return s;
+  }
+};
 
 TEST(TuneSearch, TheFastestCorrectValueWinsAndIsKept) {
   fake_op op;
   op.cost_us = [](std::int64_t v) { return v == 16 ? 150.0 : 600.0; };
   const target t = op.make();
-  const target_result r = search(t, within(30));
+  const target_result r = search(t, op.within(30));
   ASSERT_TRUE(r.complete) << r.skipped;
   ASSERT_EQ(r.fields.size(), 1u);
   EXPECT_EQ(r.fields[0].tuned, 16);
@@ -89,7 +96,7 @@ TEST(TuneSearch, AValueWhoseResultDiffersNeverWins) {
   op.cost_us = [](std::int64_t v) { return v == 4 ? 50.0 : v == 32 ? 300.0 : 600.0; };
   op.digest = [](std::int64_t v) -> std::uint64_t { return v == 4 ? 7 : 42; };
   const target t = op.make();
-  const target_result r = search(t, within(30));
+  const target_result r = search(t, op.within(30));
   ASSERT_TRUE(r.complete) << r.skipped;
   EXPECT_EQ(r.fields[0].tuned, 32);
   ASSERT_EQ(r.fields[0].rejected.size(), 1u);
@@ -104,7 +111,7 @@ TEST(TuneSearch, AValueThatThrowsIsRejectedWithItsMessage) {
     if (v == 2) throw std::runtime_error("no such width");
     return 300.0;
   };
-  const target_result r = search(op.make(), within(30));
+  const target_result r = search(op.make(), op.within(30));
   ASSERT_TRUE(r.complete) << r.skipped;
   ASSERT_EQ(r.fields[0].rejected.size(), 1u);
   EXPECT_NE(r.fields[0].rejected[0].find("grain = 2: it failed: no such width"), std::string::npos)
@@ -114,7 +121,7 @@ TEST(TuneSearch, AValueThatThrowsIsRejectedWithItsMessage) {
 TEST(TuneSearch, NoGainKeepsTheDefaults) {
   fake_op op;
   op.cost_us = [](std::int64_t) { return 400.0; };
-  const target_result r = search(op.make(), within(30));
+  const target_result r = search(op.make(), op.within(30));
   ASSERT_TRUE(r.complete) << r.skipped;
   EXPECT_EQ(r.fields[0].tuned, 8);
   EXPECT_FALSE(r.kept);
@@ -124,14 +131,14 @@ TEST(TuneSearch, OutOfTimeOrInterruptedKeepsNothing) {
   fake_op op;
   op.cost_us = [](std::int64_t v) { return v == 16 ? 100.0 : 600.0; };
   const target t = op.make();
-  settings s = within(30);
+  settings s = op.within(30);
   int calls = 0;
   s.interrupted = [&] { return ++calls > 20; };
   target_result r = search(t, s);
   EXPECT_FALSE(r.complete);
   EXPECT_FALSE(r.kept);
   EXPECT_TRUE(r.skipped.empty());
-  r = search(t, within(0));
+  r = search(t, op.within(0));
   EXPECT_FALSE(r.complete);
   EXPECT_FALSE(r.kept);
 }
@@ -141,7 +148,7 @@ TEST(TuneSearch, AnOpThatCannotRunIsSkippedSayingWhy) {
   op.cost_us = [](std::int64_t) { return 10.0; };
   target t = op.make();
   t.build = [](std::int64_t) -> workload { throw std::runtime_error("no kernel for this op"); };
-  const target_result r = search(t, within(30));
+  const target_result r = search(t, op.within(30));
   EXPECT_FALSE(r.complete);
   EXPECT_EQ(r.skipped, "no kernel for this op");
 }

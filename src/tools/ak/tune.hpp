@@ -94,6 +94,7 @@ struct settings {
   std::chrono::steady_clock::time_point deadline;
   std::function<bool()> interrupted;             // stop soon (Ctrl-C)
   std::function<void(const std::string&)> step;  // what is being measured now, for progress
+  std::function<double()> clock;  // seconds, to time runs by; empty: std::chrono::steady_clock
 };
 
 // Searches each field in turn (coordinate descent): candidates whose result differs from the
