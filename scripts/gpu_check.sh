@@ -12,11 +12,11 @@
 #    tests/cuda covers those paths); they are counted apart, by their error message, and any
 #    other failure fails the check;
 # 3. `ak first-ops` on cuda:0 against Thrust/CUB, and the benchmark, side by side with CUB, Thrust
-#    and a device copy (bench/cuda);
+#    and a device copy (bench/cuda); then `ak tune` on cuda:0 (its cache in OUT_DIR/tuning/);
 # 4. compute-sanitizer memcheck and racecheck over the cuda tests and part of the suite, where
 #    the machine allows it (last: they are the slowest and the least likely to find something).
 # Logs (steps.log, suite.log, suite.json) and the JSON of first-ops and the benchmark
-# (first_ops_cuda.json, cuda_bench.json) go to OUT_DIR
+# (first_ops_cuda.json, cuda_bench.json, tune_cuda.json) go to OUT_DIR
 # (default gpu-check-out/). Every step has a time limit: the whole check stays under 8 minutes.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -117,6 +117,14 @@ step first_ops 60 "${runner[@]}" "$bundle/bin/ak" first-ops --device cuda:0 --ba
 
 # Each case stops after --max-case-s seconds once it has 3 runs: the whole run stays in budget.
 step bench 200 "${runner[@]}" "$bundle/bin/ak_cuda_bench" --max-case-s 1.5 --json "$out/cuda_bench.json"
+
+# The tuner on cuda:0 (docs/tuning.md): the fastest block sizes, items per work-item, digit bits
+# and scan algorithm at 1e7 elements on this GPU, each checked against the default's result. Its
+# cache file comes back in tuning/ (values for the GPU's class can go into
+# src/backends/cuda/cuda_tuning_defaults.cpp), its report as tune_cuda.json. The map target is
+# skipped there: a map with the tool's own functor needs an nvcc-compiled caller.
+step tune 75 env AK_TUNING_CACHE_DIR="$out/tuning" "${runner[@]}" "$bundle/bin/ak" tune \
+     --device cuda:0 --n 1e7 --budget 50 --json "$out/tune_cuda.json"
 
 # sanitize NAME TIMEOUT_S COMMAND...: a compute-sanitizer run; only what the sanitizer reports (its
 # exit code 9) fails the check: the tests' own failures are the steps above's to judge, and a run
