@@ -444,3 +444,26 @@ TEST(AkTune, OnTheSimBackend) {
   for (const auto& [field, value] : doc["tunings"]["scan"]["int32"].items())
     EXPECT_EQ(dev["tunings"]["scan"]["int32"][field]["source"], "autotune") << field;
 }
+
+// sort and sort_custom tune the same hook and dtype, each its own fields: neither erases the
+// other's, in one run or across runs.
+TEST(AkTune, TwoOpsOfOneHookKeepEachOthersFields) {
+  tune_dir d("ops");
+  auto r = run_ak("tune --ops sort,sort_custom --dtypes int32 --n 2e4 --budget 20 --min-speedup 0",
+                  d.env());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  auto doc = read_json(d.cache().first);
+  const auto& entry = doc["tunings"]["sort"]["int32"];
+  EXPECT_TRUE(entry.contains("radix_digit_bits")) << doc.dump(2);
+  EXPECT_TRUE(entry.contains("sample_oversampling")) << doc.dump(2);
+  EXPECT_TRUE(doc["measured"]["sort/int32"]["ops"].contains("sort")) << doc.dump(2);
+  EXPECT_TRUE(doc["measured"]["sort/int32"]["ops"].contains("sort_custom")) << doc.dump(2);
+  EXPECT_TRUE(doc["measured"]["sort/int32"]["speedup"].is_number()) << doc.dump(2);
+
+  r = run_ak("tune --ops sort_custom --dtypes int32 --n 2e4 --budget 10 --min-speedup 0", d.env());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto again = read_json(d.cache().first);
+  EXPECT_EQ(again["tunings"]["sort"]["int32"]["radix_digit_bits"], entry["radix_digit_bits"]);
+  EXPECT_TRUE(again["tunings"]["sort"]["int32"].contains("sample_oversampling"));
+  EXPECT_TRUE(again["measured"]["sort/int32"]["ops"].contains("sort")) << again.dump(2);
+}

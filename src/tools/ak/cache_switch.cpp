@@ -32,11 +32,12 @@ void cache_switch::point_at(const std::optional<std::string>& dir) {
     ::unsetenv("AK_TUNING_CACHE_DIR");
 }
 
-void cache_switch::use_cache(bool on) {
-  if (on == on_) return;
+bool cache_switch::use_cache(bool on) {
+  if (on == on_) return false;
   point_at(on ? saved_ : std::optional<std::string>(empty_));
   on_ = on;
   ak::reload_tuning_files();
+  return true;
 }
 
 }  // namespace ak::tool

@@ -15,7 +15,8 @@ class cache_switch {
   ~cache_switch();
   cache_switch(const cache_switch&) = delete;
   cache_switch& operator=(const cache_switch&) = delete;
-  void use_cache(bool on);  // rereads the tuning files when the state changes
+  // Rereads the tuning files when the state changes; returns whether it did.
+  bool use_cache(bool on);
 
  private:
   void point_at(const std::optional<std::string>& dir);

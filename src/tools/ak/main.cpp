@@ -46,7 +46,7 @@ int main(int argc, char** argv) {
   tune_cmd->add_option("--device", tune.device, "Device to tune")->capture_default_str();
   tune_cmd
       ->add_option("--ops", tune.ops,
-                   "Ops to tune: sort, reduce, scan, map, search, select "
+                   "Ops to tune: sort, sort_custom, reduce, scan, map, search, select "
                    "or all (default: all)")
       ->delimiter(',');
   tune_cmd
