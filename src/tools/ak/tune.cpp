@@ -475,21 +475,21 @@ json report_json(const ak::device& dev, const std::string& path, bool written,
 
 void print_table(const std::vector<tune::target_result>& results) {
   std::cout << "\n"
-            << std::left << std::setw(8) << "hook" << std::setw(9) << "dtype" << std::setw(24)
+            << std::left << std::setw(13) << "op" << std::setw(9) << "dtype" << std::setw(24)
             << "field" << std::setw(20) << "default" << std::setw(20) << "tuned"
             << "speedup (median +- half IQR, pairs)\n";
   for (const auto& r : results) {
     if (!r.skipped.empty() || !r.complete) {
-      std::cout << std::setw(8) << r.hook << std::setw(9) << r.dtype << summary(r) << "\n";
+      std::cout << std::setw(13) << r.op << std::setw(9) << r.dtype << summary(r) << "\n";
       continue;
     }
     for (const auto& f : r.fields)
-      std::cout << std::setw(8) << r.hook << std::setw(9) << r.dtype << std::setw(24) << f.field
+      std::cout << std::setw(13) << r.op << std::setw(9) << r.dtype << std::setw(24) << f.field
                 << std::setw(20) << f.base_text << std::setw(20)
                 << (f.tuned != f.base && r.kept ? f.tuned_text : "-")
                 << (f.measured.pairs ? ratio_text(f.measured) : "") << "\n";
     if (r.kept)
-      std::cout << std::setw(8) << r.hook << std::setw(9) << r.dtype << std::setw(64)
+      std::cout << std::setw(13) << r.op << std::setw(9) << r.dtype << std::setw(64)
                 << "(together, against the defaults)" << ratio_text(r.total) << "\n";
   }
 }
