@@ -260,8 +260,8 @@ std::vector<tuning_entry> parse_cache_tuning(std::string_view json_text, const s
   parse_hooks(*tunings, origin, {"tunings"}, device.name, tuning_source::autotune, out);
   // What the tuner measured for each entry, shown with it (ak info, AK_LOG=tuning).
   const auto measured = doc.find("measured");
+  if (measured == doc.end() || !measured->is_object()) return out;
   for (auto& e : out) {
-    if (measured == doc.end() || !measured->is_object()) break;
     const auto m =
         measured->find(std::string(hook_schemas()[e.hook].name) + "/" + e.dtype_selector);
     if (m == measured->end() || !m->is_object()) continue;

@@ -454,10 +454,6 @@ std::string tuning_cache_path(const device& dev) {
   return (dir / (key + ".json")).string();
 }
 
-}  // namespace ak
-
-namespace ak {
-
 std::string tuning_cache_stamp(const device& dev) {
   return detail::cache_stamp_text(dev.info());
 }
