@@ -5,7 +5,9 @@
 
 #include <chrono>
 #include <memory>
+#include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ak/runtime/hooks.hpp"
@@ -125,6 +127,24 @@ TEST(TuneSearch, NoGainKeepsTheDefaults) {
   ASSERT_TRUE(r.complete) << r.skipped;
   EXPECT_EQ(r.fields[0].tuned, 8);
   EXPECT_FALSE(r.kept);
+}
+
+// --min-speedup 0 keeps the fastest correct value even where the noise is larger than any gain.
+TEST(TuneSearch, MinSpeedupZeroKeepsAValueWhateverTheNoise) {
+  fake_op op;
+  // Each run takes 10 or 1000 us at random, whatever the value: every pair's ratio is 0.01, 1 or
+  // 100. The first run (5 ms) makes each timed sample one run.
+  bool first = true;
+  std::mt19937 rng(7);
+  op.cost_us = [&](std::int64_t) {
+    if (std::exchange(first, false)) return 5000.0;
+    return rng() % 2 ? 10.0 : 1000.0;
+  };
+  const target_result r = search(op.make(), op.within(30, 0));
+  ASSERT_TRUE(r.complete) << r.skipped;
+  EXPECT_GT(r.fields[0].measured.spread, r.fields[0].measured.median);
+  EXPECT_NE(r.fields[0].tuned, 8);
+  EXPECT_TRUE(r.kept);
 }
 
 TEST(TuneSearch, OutOfTimeOrInterruptedKeepsNothing) {

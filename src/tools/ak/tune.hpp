@@ -23,7 +23,7 @@ struct tune_options {
   double budget_seconds = 240;
   bool dry_run = false;
   std::string json;           // also write the report here
-  double min_speedup = 1.03;  // a value is kept when (median - spread) of its speedup reaches this
+  double min_speedup = 1.03;  // kept when (median - spread) of its speedup reaches this; 0: always
 };
 int run_tune(const tune_options& o);
 

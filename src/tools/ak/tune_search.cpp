@@ -56,9 +56,7 @@ class racer {
         if (loads_[i].digest() != want_[i])
           return "its result differs from the default's at n = " + std::to_string(t_.sizes[i]);
       }
-    } catch (const stop_signal&) {
-      throw;
-    } catch (const std::exception& e) {
+    } catch (const std::exception& e) {  // a stop_signal is not one: it goes on up
       return std::string("it failed: ") + e.what();
     }
     return {};
@@ -126,6 +124,12 @@ double lower(const speedup& s) {
   return s.median - s.spread;
 }
 
+// Whether a measured speedup keeps its value: its lower side reaches min_speedup; a min_speedup
+// of 0 or less keeps the fastest correct value whatever the noise (as --min-speedup 0 says).
+bool keeps(const speedup& s, double min_speedup) {
+  return min_speedup <= 0 || lower(s) >= min_speedup;
+}
+
 }  // namespace
 
 target_result search(const target& t, const settings& s) {
@@ -173,7 +177,7 @@ target_result search(const target& t, const settings& s) {
       }
       if (!pool.empty()) {
         fr.measured = worst_size(pool.front().ratios);
-        if (lower(fr.measured) >= s.min_speedup) {
+        if (keeps(fr.measured, s.min_speedup)) {
           fr.tuned = pool.front().value;
           fr.tuned_text = f.text(fr.tuned);
           current[f.slot] = fr.tuned;
@@ -187,7 +191,7 @@ target_result search(const target& t, const settings& s) {
       std::vector<std::vector<double>> r;
       race.race(race.defaults(), current, 9, r);
       out.total = worst_size(r);
-      out.kept = lower(out.total) >= s.min_speedup;
+      out.kept = keeps(out.total, s.min_speedup);
     }
     out.complete = true;
   } catch (const stop_signal&) {
