@@ -1,0 +1,292 @@
+// Sorting across ranks: a sample sort whose splitters are exact.
+//
+//   auto sorted = ak::dist::sort(comm, local);                       // even split over ranks
+//   auto [k, v] = ak::dist::sort_by_key(comm, keys, values, {.rev = true});
+//
+// The global array is the ranks' parts one after another. The result is the global array sorted
+// by lt(by(a), by(b)) (reversed when rev), spread over the ranks evenly (the first N % P ranks
+// hold one element more) or, with balance::keep_sizes, in the input's per-rank sizes.
+//
+// The algorithm (docs/distributed.md):
+//   1. Each rank sorts its part with ak (stably, on the part's device).
+//   2. Splitters: the elements at the global positions where each rank's output starts, found
+//      exactly by a multi-selection. Elements are ordered by (key, rank, index), a total order,
+//      so equal keys are split between ranks like any others: all-equal keys and heavy
+//      duplicates still balance. Each round, every rank offers a few evenly spaced elements of
+//      each window that still holds a splitter; one allgather spreads them, one allreduce counts
+//      how many elements precede each offered element globally, and each window shrinks to the
+//      offered elements around its target. A window of at most `sample` elements is offered
+//      whole, so each search ends, in about log(N) / log(P * sample) rounds.
+//   3. One all-to-all exchange sends each rank the runs that belong to it.
+//   4. Each rank sorts what it received with ak (stably: the runs arrive in rank order).
+// Equal keys keep their global input order (rank, then index): the sort is stable. The result
+// depends only on the data and the number of ranks. Data on a device is sorted there and staged
+// through host memory for the exchange.
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "ak/algorithms/options.hpp"
+#include "ak/algorithms/sort.hpp"
+#include "ak/dist/detail/collectives.hpp"
+
+namespace ak::dist {
+
+// Where the sorted elements go: evenly over the ranks, or as many to each rank as it gave.
+enum class balance { even, keep_sizes };
+
+// What one call did on this rank (for benchmarks): seconds per phase, the splitter search's
+// rounds, the collectives, and what this rank sent to other ranks.
+struct sort_stats {
+  double local_sort_seconds = 0;
+  double splitter_seconds = 0;
+  double exchange_seconds = 0;
+  double merge_seconds = 0;
+  std::int64_t rounds = 0;            // splitter search rounds
+  std::int64_t collectives = 0;       // collective calls in all
+  std::int64_t elements_sent = 0;     // to other ranks, in the exchange
+  std::int64_t bytes_sent = 0;        // to other ranks, in every collective (an estimate for
+                                      // allgathers: this rank's contribution times P - 1)
+  std::int64_t elements_received = 0; // this rank's output size
+};
+
+// ak::sort_options' order fields, then where the result goes, then an optional report.
+template <class By = identity, class Lt = isless>
+struct sort_options {
+  By by{};
+  Lt lt{};
+  bool rev = false;
+  dist::balance balance = dist::balance::even;
+  std::int64_t sample = 64;  // elements offered per window and round (at least 2)
+  sort_stats* stats = nullptr;
+};
+
+namespace detail {
+
+using clock = std::chrono::steady_clock;
+inline double seconds_since(clock::time_point t0) {
+  return std::chrono::duration<double>(clock::now() - t0).count();
+}
+
+// An element offered as a splitter: its key and its place in the (key, rank, index) order.
+template <class T>
+struct candidate {
+  T key;
+  std::int64_t index;
+  std::int32_t rank;
+};
+
+// The positions in this rank's sorted part where the output of each rank starts: P + 1 values,
+// from 0 to n. targets[j] is the global position where rank j's output starts (targets[0] = 0).
+template <class T, class Less>
+std::vector<std::int64_t> find_splits(const communicator& comm, std::span<const T> sorted,
+                                      const std::vector<std::int64_t>& targets, std::int64_t total,
+                                      const Less& less, std::int64_t sample, sort_stats& stats) {
+  const auto P = static_cast<std::size_t>(comm.size());
+  const auto n = static_cast<std::int64_t>(sorted.size());
+  const int me = comm.rank();
+  std::vector<std::int64_t> split(P + 1, 0);
+  split[P] = n;
+  // Window [lo, hi) of this rank's part that holds target j's element; a target at 0 or at the
+  // end needs no search.
+  std::vector<std::int64_t> lo(P, 0), hi(P, n);
+  std::vector<char> open(P, 0);
+  for (std::size_t j = 1; j < P; ++j) {
+    if (targets[j] <= 0) split[j] = 0;
+    else if (targets[j] >= total) split[j] = n;
+    else open[j] = 1;
+  }
+  // Elements of this rank before c in the (key, rank, index) order.
+  const auto before = [&](const candidate<T>& c) -> std::int64_t {
+    if (c.rank == me) return c.index;
+    const T* p = c.rank > me
+                     ? std::upper_bound(sorted.data(), sorted.data() + n, c.key,
+                                        [&](const T& a, const T& b) { return less(a, b); })
+                     : std::lower_bound(sorted.data(), sorted.data() + n, c.key,
+                                        [&](const T& a, const T& b) { return less(a, b); });
+    return p - sorted.data();
+  };
+  while (std::any_of(open.begin(), open.end(), [](char o) { return o != 0; })) {
+    ++stats.rounds;
+    // This rank's offer: `sample` evenly spaced elements of each distinct open window.
+    std::vector<candidate<T>> offer;
+    std::vector<std::pair<std::int64_t, std::int64_t>> windows;
+    for (std::size_t j = 1; j < P; ++j)
+      if (open[j]) windows.emplace_back(lo[j], hi[j]);
+    std::sort(windows.begin(), windows.end());
+    windows.erase(std::unique(windows.begin(), windows.end()), windows.end());
+    for (const auto& [a, b] : windows) {
+      const std::int64_t m = b - a;
+      const std::int64_t take = std::min(m, sample);
+      for (std::int64_t i = 0; i < take; ++i) {
+        const std::int64_t at = a + (m <= sample ? i : i * m / sample);
+        offer.push_back(candidate<T>{sorted[static_cast<std::size_t>(at)], at, me});
+      }
+    }
+    stats.bytes_sent += static_cast<std::int64_t>(offer.size() * sizeof(candidate<T>) * (P - 1));
+    const std::vector<candidate<T>> offered = allgatherv(comm, std::span<const candidate<T>>(offer));
+    std::vector<std::int64_t> mine(offered.size());
+    for (std::size_t i = 0; i < offered.size(); ++i) mine[i] = before(offered[i]);
+    std::vector<std::int64_t> global = mine;
+    allreduce_sum(comm, global);
+    stats.bytes_sent += static_cast<std::int64_t>(global.size() * sizeof(std::int64_t));
+    for (std::size_t j = 1; j < P; ++j) {
+      if (!open[j]) continue;
+      // The offered elements nearest the target from below (at or before it) and above.
+      std::int64_t below = -1, above = -1;
+      for (std::size_t i = 0; i < offered.size(); ++i) {
+        if (global[i] <= targets[j]) {
+          if (below < 0 || global[i] > global[static_cast<std::size_t>(below)])
+            below = static_cast<std::int64_t>(i);
+        } else if (above < 0 || global[i] < global[static_cast<std::size_t>(above)]) {
+          above = static_cast<std::int64_t>(i);
+        }
+      }
+      if (below >= 0 && global[static_cast<std::size_t>(below)] == targets[j]) {
+        split[j] = mine[static_cast<std::size_t>(below)];
+        open[j] = 0;
+        continue;
+      }
+      if (below >= 0) lo[j] = std::max(lo[j], mine[static_cast<std::size_t>(below)]);
+      if (above >= 0) hi[j] = std::min(hi[j], mine[static_cast<std::size_t>(above)]);
+    }
+  }
+  return split;
+}
+
+// Where rank j's output starts in the global sorted order.
+inline std::vector<std::int64_t> output_starts(balance b, const std::vector<std::int64_t>& sizes) {
+  const std::size_t P = sizes.size();
+  std::int64_t total = 0;
+  for (const std::int64_t s : sizes) total += s;
+  std::vector<std::int64_t> starts(P + 1, 0);
+  for (std::size_t j = 1; j <= P; ++j) {
+    if (b == balance::keep_sizes) {
+      starts[j] = starts[j - 1] + sizes[j - 1];
+    } else {
+      const auto p = static_cast<std::int64_t>(P), jj = static_cast<std::int64_t>(j);
+      starts[j] = jj * (total / p) + std::min(jj, total % p);
+    }
+  }
+  return starts;
+}
+
+// Sorts keys (and values with them, when V is not void) across the ranks.
+template <class K, class V, class By, class Lt>
+auto sort_front(const communicator& comm, view<const K> keys, const view<const V>* values,
+                const sort_options<By, Lt>& o, const char* function) {
+  constexpr bool with_values = !std::is_void_v<V>;
+  sort_stats local_stats;
+  sort_stats& stats = o.stats != nullptr ? *o.stats : local_stats;
+  stats = sort_stats{};
+  const std::int64_t collectives_before = comm.collectives();
+  const std::uint64_t sig = signature(function)
+                                .add(typeid(K))
+                                .add(typeid(V))
+                                .add(typeid(By))
+                                .add(typeid(Lt))
+                                .add(o.rev)
+                                .add(static_cast<std::int64_t>(o.balance))
+                                .add(o.sample)
+                                .value();
+  const ak::sort_options<By, Lt> local_order{.by = o.by, .lt = o.lt, .rev = o.rev, .stable = true};
+  const ak::detail::sort_less<const By&, const Lt&> less{o.by, o.lt, o.rev};
+
+  // 1. This rank's part, sorted on its device.
+  auto t0 = clock::now();
+  std::pair<array<K>, array<std::conditional_t<with_values, V, char>>> part =
+      agreed(comm, function, sig, [&] {
+        check_local(function, "keys", keys);
+        if (o.sample < 2)
+          throw argument_error(function, "sample", "at least 2", std::to_string(o.sample));
+        if constexpr (with_values) {
+          check_local(function, "values", *values);
+          if (values->size() != keys.size())
+            throw argument_error(function, "values", std::to_string(keys.size()) + " elements",
+                                 std::to_string(values->size()));
+          auto k = ak::copy(keys);
+          auto v = ak::copy(*values);
+          ak::sort_by_key(k, v, local_order);
+          return std::pair(std::move(k), std::move(v));
+        } else {
+          return std::pair(ak::sort(keys, local_order), array<char>());
+        }
+      });
+  stats.local_sort_seconds = seconds_since(t0);
+
+  // 2. Splitters.
+  t0 = clock::now();
+  std::vector<K> key_staging;
+  const std::span<const K> sorted = on_host(std::as_const(part.first).view(), key_staging);
+  std::vector<std::int64_t> sizes;
+  {
+    const std::int64_t n = keys.size();
+    sizes = allgather(comm, n);
+  }
+  const std::vector<std::int64_t> starts = output_starts(o.balance, sizes);
+  const std::int64_t total = starts.back();
+  const std::vector<std::int64_t> split =
+      find_splits(comm, sorted, starts, total, less, o.sample, stats);
+  stats.splitter_seconds = seconds_since(t0);
+
+  // 3. The exchange: to rank j, the elements between split[j] and split[j + 1].
+  t0 = clock::now();
+  const auto P = static_cast<std::size_t>(comm.size());
+  std::vector<std::int64_t> send_counts(P);
+  for (std::size_t j = 0; j < P; ++j) {
+    send_counts[j] = split[j + 1] - split[j];
+    if (static_cast<int>(j) != comm.rank()) stats.elements_sent += send_counts[j];
+  }
+  const std::vector<std::int64_t> recv_counts = exchange_counts(comm, send_counts);
+  array<K> out_keys = alltoallv_into(comm, sorted, send_counts, recv_counts, keys.memory());
+  stats.bytes_sent += stats.elements_sent * static_cast<std::int64_t>(sizeof(K));
+  array<std::conditional_t<with_values, V, char>> out_values;
+  if constexpr (with_values) {
+    std::vector<V> value_staging;
+    const std::span<const V> v = on_host(std::as_const(part.second).view(), value_staging);
+    out_values = alltoallv_into(comm, v, send_counts, recv_counts, values->memory());
+    stats.bytes_sent += stats.elements_sent * static_cast<std::int64_t>(sizeof(V));
+  }
+  part = {};
+  stats.exchange_seconds = seconds_since(t0);
+
+  // 4. The runs received, sorted into one (stably: they came in rank order).
+  t0 = clock::now();
+  agreed(comm, function, sig, [&] {
+    if constexpr (with_values) ak::sort_by_key(out_keys, out_values, local_order);
+    else ak::sort_inplace(out_keys, local_order);
+  });
+  stats.merge_seconds = seconds_since(t0);
+  stats.elements_received = out_keys.size();
+  stats.collectives = comm.collectives() - collectives_before;
+  if constexpr (with_values) return std::pair(std::move(out_keys), std::move(out_values));
+  else return out_keys;
+}
+
+}  // namespace detail
+
+// This rank's part of the sorted global array (a new array on the device of `local`).
+template <class Src, class By = identity, class Lt = isless>
+auto sort(const communicator& comm, const Src& local, const sort_options<By, Lt>& o = {}) {
+  using K = ak::detail::element_t<const Src>;
+  return detail::sort_front<K, void>(comm, ak::detail::as_const_view(local), nullptr, o,
+                                     "ak::dist::sort");
+}
+
+// Keys sorted across ranks with their values: this rank's part of each, as two new arrays on
+// the devices of `keys` and `values` (auto [k, v] = ...).
+template <class Keys, class Values, class By = identity, class Lt = isless>
+auto sort_by_key(const communicator& comm, const Keys& keys, const Values& values,
+                 const sort_options<By, Lt>& o = {}) {
+  using K = ak::detail::element_t<const Keys>;
+  using V = ak::detail::element_t<const Values>;
+  const view<const V> v = ak::detail::as_const_view(values);
+  return detail::sort_front<K, V>(comm, ak::detail::as_const_view(keys), &v, o,
+                                  "ak::dist::sort_by_key");
+}
+
+}  // namespace ak::dist
