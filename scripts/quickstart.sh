@@ -17,11 +17,12 @@ fi
 
 # libips4o-dev, libboost-dev, pdqsort-dev, libthrust-dev (Thrust's TBB backend) and libhwy-dev
 # (Highway's vqsort): peers of `ak bench` (CMake leaves out any that is missing).
-# libboost-context-dev: the fibers of the sim backend. The plot script's python3-matplotlib is not
-# needed to build or test.
+# libboost-context-dev: the fibers of the sim backend. libopenmpi-dev and openmpi-bin: MPI for
+# ak::dist, its tests and `ak dist-bench` (CMake leaves them out without MPI). The plot script's
+# python3-matplotlib is not needed to build or test.
 packages=(cmake ninja-build g++ libtbb-dev nlohmann-json3-dev libcli11-dev libgtest-dev
           libbenchmark-dev libips4o-dev libboost-dev pdqsort-dev libthrust-dev libhwy-dev
-          libboost-context-dev)
+          libboost-context-dev libopenmpi-dev openmpi-bin)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

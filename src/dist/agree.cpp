@@ -1,6 +1,5 @@
 // The agreement round of every ak::dist call, and the communicator handle.
 #include <algorithm>
-#include <cstring>
 #include <new>
 #include <string>
 
@@ -10,7 +9,7 @@ namespace ak::dist {
 
 communicator::communicator(std::shared_ptr<const transport> t)
     : transport_(std::move(t)),
-      collectives_(std::make_shared<std::int64_t>(0)),
+      counts_(std::make_shared<counts>()),
       rank_(transport_->rank()),
       size_(transport_->size()) {}
 
@@ -19,19 +18,30 @@ namespace detail {
 namespace {
 
 // The ak exception classes a failure is raised again as, on every rank.
-enum class kind : std::int32_t { none, argument, capability, tuning, backend, dist, ak, memory, other };
+enum class kind : std::int32_t {
+  none,
+  argument,
+  capability,
+  tuning,
+  backend,
+  dist,
+  ak,
+  memory,
+  other
+};
 
+// What each rank says in the round: 16 bytes; the failing ranks' messages follow in a second
+// collective, made only when some rank failed.
 struct rank_state {
   std::uint64_t signature;
   kind failed;
-  char message[1012];
+  std::int32_t message_size;
 };
 
-rank_state state_of(std::uint64_t signature, const std::exception_ptr& failure) {
+rank_state state_of(std::uint64_t signature, const std::exception_ptr& failure, std::string& what) {
   rank_state s{};
   s.signature = signature;
   if (!failure) return s;
-  std::string what;
   try {
     std::rethrow_exception(failure);
   } catch (const argument_error& e) {
@@ -53,19 +63,25 @@ rank_state state_of(std::uint64_t signature, const std::exception_ptr& failure) 
   } catch (...) {
     s.failed = kind::other, what = "an exception that is not a std::exception";
   }
-  const std::size_t n = std::min(what.size(), sizeof(s.message) - 1);
-  std::memcpy(s.message, what.data(), n);
+  if (what.size() > 4000) what.resize(4000);
+  s.message_size = static_cast<std::int32_t>(what.size());
   return s;
 }
 
 [[noreturn]] void raise(kind k, const std::string& message) {
   switch (k) {
-    case kind::argument: throw argument_error(message);
-    case kind::capability: throw capability_error(message);
-    case kind::tuning: throw tuning_error(message);
-    case kind::backend: throw backend_error(message);
-    case kind::dist: throw dist_error(message);
-    default: throw error(message);
+    case kind::argument:
+      throw argument_error(message);
+    case kind::capability:
+      throw capability_error(message);
+    case kind::tuning:
+      throw tuning_error(message);
+    case kind::backend:
+      throw backend_error(message);
+    case kind::dist:
+      throw dist_error(message);
+    default:
+      throw error(message);
   }
 }
 
@@ -73,11 +89,19 @@ rank_state state_of(std::uint64_t signature, const std::exception_ptr& failure) 
 
 void agree(const communicator& comm, std::string_view function, std::uint64_t signature,
            std::exception_ptr failure) {
-  const std::vector<rank_state> all = allgather(comm, state_of(signature, failure));
-  for (std::size_t r = 0; r < all.size(); ++r) {
-    if (all[r].failed == kind::none) continue;
-    raise(all[r].failed, std::string(all[r].message) + " [raised on rank " + std::to_string(r) +
-                             " of " + std::to_string(all.size()) + "]");
+  std::string what;
+  const std::vector<rank_state> all = allgather(comm, state_of(signature, failure, what));
+  const auto failed = std::find_if(all.begin(), all.end(),
+                                   [](const rank_state& s) { return s.failed != kind::none; });
+  if (failed != all.end()) {
+    std::vector<std::int64_t> sizes;
+    const std::vector<char> messages = allgatherv(comm, std::span<const char>(what), &sizes);
+    const auto r = static_cast<std::size_t>(failed - all.begin());
+    std::int64_t at = 0;
+    for (std::size_t q = 0; q < r; ++q) at += sizes[q];
+    raise(failed->failed, std::string(messages.data() + at, static_cast<std::size_t>(sizes[r])) +
+                              " [raised on rank " + std::to_string(r) + " of " +
+                              std::to_string(all.size()) + "]");
   }
   for (std::size_t r = 1; r < all.size(); ++r) {
     if (all[r].signature != all[0].signature)

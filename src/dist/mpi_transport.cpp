@@ -94,13 +94,14 @@ class mpi_transport final : public transport {
     const element_type t(element_size);
     std::vector<int> c, d;
     counts_and_displacements(counts, c, d, "MPI_Allgatherv");
-    check(MPI_Allgatherv(mine, c[static_cast<std::size_t>(rank_)], t.get(), all, c.data(),
-                         d.data(), t.get(), comm_),
+    check(MPI_Allgatherv(mine, c[static_cast<std::size_t>(rank_)], t.get(), all, c.data(), d.data(),
+                         t.get(), comm_),
           "MPI_Allgatherv");
   }
 
   void allreduce_sum(std::span<std::int64_t> values) const override {
-    check(MPI_Allreduce(MPI_IN_PLACE, values.data(), as_count(static_cast<std::int64_t>(values.size()), "MPI_Allreduce"),
+    check(MPI_Allreduce(MPI_IN_PLACE, values.data(),
+                        as_count(static_cast<std::int64_t>(values.size()), "MPI_Allreduce"),
                         MPI_INT64_T, MPI_SUM, comm_),
           "MPI_Allreduce");
   }
@@ -138,7 +139,9 @@ communicator mpi_communicator(MPI_Comm comm) {
   return communicator(std::make_shared<mpi_transport>(comm));
 }
 
-communicator world() { return mpi_communicator(MPI_COMM_WORLD); }
+communicator world() {
+  return mpi_communicator(MPI_COMM_WORLD);
+}
 
 mpi_session::mpi_session(int& argc, char**& argv) {
   if (mpi_initialized()) return;

@@ -33,8 +33,12 @@ ak::dist::communicator& comm() {
   static ak::dist::communicator c = ak::dist::world();
   return c;
 }
-int P() { return comm().size(); }
-int me() { return comm().rank(); }
+int P() {
+  return comm().size();
+}
+int me() {
+  return comm().rank();
+}
 
 std::uint64_t base_seed = 0;
 
@@ -54,11 +58,16 @@ constexpr layout layouts[] = {layout::uneven, layout::one_rank_holds_all,
                               layout::all_empty};
 const char* name_of(layout l) {
   switch (l) {
-    case layout::uneven: return "uneven";
-    case layout::one_rank_holds_all: return "rank 0 holds all";
-    case layout::last_rank_holds_all: return "last rank holds all";
-    case layout::every_other_empty: return "every other rank empty";
-    case layout::all_empty: return "all empty";
+    case layout::uneven:
+      return "uneven";
+    case layout::one_rank_holds_all:
+      return "rank 0 holds all";
+    case layout::last_rank_holds_all:
+      return "last rank holds all";
+    case layout::every_other_empty:
+      return "every other rank empty";
+    case layout::all_empty:
+      return "all empty";
   }
   return "?";
 }
@@ -69,29 +78,41 @@ std::vector<i64> sizes_of(layout l, i64 n, int ranks) {
     case layout::uneven:
       for (int r = 0; r < ranks; ++r) s[static_cast<std::size_t>(r)] = n / ranks + 7 * r + r * r;
       break;
-    case layout::one_rank_holds_all: s[0] = n; break;
-    case layout::last_rank_holds_all: s.back() = n; break;
+    case layout::one_rank_holds_all:
+      s[0] = n;
+      break;
+    case layout::last_rank_holds_all:
+      s.back() = n;
+      break;
     case layout::every_other_empty:
       for (int r = 0; r < ranks; r += 2) s[static_cast<std::size_t>(r)] = n / ((ranks + 1) / 2) + r;
       break;
-    case layout::all_empty: break;
+    case layout::all_empty:
+      break;
   }
   return s;
 }
 
 enum class values { random, all_equal, two_values, sorted, reversed, few_distinct, specials };
-constexpr values all_values[] = {values::random,   values::all_equal,    values::two_values,
-                                 values::sorted,   values::reversed,     values::few_distinct,
+constexpr values all_values[] = {values::random,  values::all_equal, values::two_values,
+                                 values::sorted,  values::reversed,  values::few_distinct,
                                  values::specials};
 const char* name_of(values v) {
   switch (v) {
-    case values::random: return "random";
-    case values::all_equal: return "all equal";
-    case values::two_values: return "two values";
-    case values::sorted: return "sorted";
-    case values::reversed: return "reversed";
-    case values::few_distinct: return "few distinct";
-    case values::specials: return "NaN, -0.0, +0.0, extremes";
+    case values::random:
+      return "random";
+    case values::all_equal:
+      return "all equal";
+    case values::two_values:
+      return "two values";
+    case values::sorted:
+      return "sorted";
+    case values::reversed:
+      return "reversed";
+    case values::few_distinct:
+      return "few distinct";
+    case values::specials:
+      return "NaN, -0.0, +0.0, extremes";
   }
   return "?";
 }
@@ -109,7 +130,7 @@ template <class T>
 T special_of(std::uint64_t bits) {
   using L = std::numeric_limits<T>;
   if constexpr (std::is_floating_point_v<T>) {
-    const T s[] = {L::quiet_NaN(), -L::quiet_NaN(), T(-0.0), T(0.0), L::infinity(),
+    const T s[] = {L::quiet_NaN(), -L::quiet_NaN(), T(-0.0),     T(0.0),          L::infinity(),
                    -L::infinity(), L::max(),        L::lowest(), L::denorm_min(), T(1)};
     return s[bits % 10];
   } else {
@@ -144,13 +165,25 @@ global_data<T> make_data(layout l, values v, i64 n, std::uint64_t salt) {
   for (std::size_t i = 0; i < total; ++i) {
     const std::uint64_t b = g();
     switch (v) {
-      case values::random: d.all[i] = value_of<T>(b); break;
-      case values::all_equal: d.all[i] = value_of<T>(42); break;
-      case values::two_values: d.all[i] = value_of<T>(b % 2); break;
+      case values::random:
+        d.all[i] = value_of<T>(b);
+        break;
+      case values::all_equal:
+        d.all[i] = value_of<T>(42);
+        break;
+      case values::two_values:
+        d.all[i] = value_of<T>(b % 2);
+        break;
       case values::sorted:
-      case values::reversed: d.all[i] = value_of<T>(b % 1000); break;
-      case values::few_distinct: d.all[i] = value_of<T>(b % 5); break;
-      case values::specials: d.all[i] = b % 3 == 0 ? value_of<T>(b) : special_of<T>(b >> 8); break;
+      case values::reversed:
+        d.all[i] = value_of<T>(b % 1000);
+        break;
+      case values::few_distinct:
+        d.all[i] = value_of<T>(b % 5);
+        break;
+      case values::specials:
+        d.all[i] = b % 3 == 0 ? value_of<T>(b) : special_of<T>(b >> 8);
+        break;
     }
   }
   if (v == values::sorted) ak::sort_inplace(d.all);
@@ -194,14 +227,17 @@ ak::array<T> on(const std::vector<T>& host, const ak::memory_space& m) {
   return ak::array<T>(host, m);
 }
 
-std::string where(const ak::memory_space& m) { return std::string(m.device_name()); }
+std::string where(const ak::memory_space& m) {
+  return std::string(m.device_name());
+}
 
 template <class T>
 class DistTyped : public ::testing::Test {};
 using sort_types = ::testing::Types<std::int32_t, std::uint64_t, float, double>;
 TYPED_TEST_SUITE(DistTyped, sort_types);
 
-// ---- sort ----------------------------------------------------------------------------------------
+// ---- sort
+// ----------------------------------------------------------------------------------------
 
 TYPED_TEST(DistTyped, SortMatchesOneMachineOnEveryLayoutAndDistribution) {
   using T = TypeParam;
@@ -240,7 +276,8 @@ TYPED_TEST(DistTyped, SortByKeyIsStableAcrossRanks) {
   std::uint64_t salt = 100;
   for (const ak::memory_space* m : memories())
     for (layout l : {layout::uneven, layout::one_rank_holds_all, layout::every_other_empty})
-      for (values v : {values::all_equal, values::two_values, values::few_distinct, values::specials})
+      for (values v :
+           {values::all_equal, values::two_values, values::few_distinct, values::specials})
         for (bool rev : {false, true}) {
           SCOPED_TRACE(std::string(name_of(l)) + ", " + name_of(v) + (rev ? ", rev" : "") +
                        ", on " + where(*m) + "; seed " + std::to_string(base_seed));
@@ -248,10 +285,11 @@ TYPED_TEST(DistTyped, SortByKeyIsStableAcrossRanks) {
           // Values: each element's global index, so the order of equal keys is checked.
           std::vector<i64> index(d.all.size());
           for (std::size_t i = 0; i < index.size(); ++i) index[i] = static_cast<i64>(i);
-          const std::vector<i64> my_index(index.begin() + d.starts[static_cast<std::size_t>(me())],
-                                          index.begin() + d.starts[static_cast<std::size_t>(me()) + 1]);
-          auto [k, v2] = ak::dist::sort_by_key(comm(), on(d.mine(), *m), on(my_index, *m),
-                                                 {.rev = rev});
+          const std::vector<i64> my_index(
+              index.begin() + d.starts[static_cast<std::size_t>(me())],
+              index.begin() + d.starts[static_cast<std::size_t>(me()) + 1]);
+          auto [k, v2] =
+              ak::dist::sort_by_key(comm(), on(d.mine(), *m), on(my_index, *m), {.rev = rev});
           ak::array<T> wk(d.all);
           ak::array<i64> wv(index);
           ak::sort_by_key(wk, wv, {.rev = rev});
@@ -260,8 +298,8 @@ TYPED_TEST(DistTyped, SortByKeyIsStableAcrossRanks) {
           const i64 count = n / P() + (me() < n % P() ? 1 : 0);
           const auto all_k = wk.to_vector();
           const auto all_v = wv.to_vector();
-          EXPECT_TRUE(same_bits(k.to_vector(), std::vector<T>(all_k.begin() + first,
-                                                              all_k.begin() + first + count)));
+          EXPECT_TRUE(same_bits(
+              k.to_vector(), std::vector<T>(all_k.begin() + first, all_k.begin() + first + count)));
           EXPECT_TRUE(same_bits(v2.to_vector(), std::vector<i64>(all_v.begin() + first,
                                                                  all_v.begin() + first + count)));
         }
@@ -271,14 +309,14 @@ TYPED_TEST(DistTyped, SortByKeyIsStableAcrossRanks) {
 TEST(DistSort, LargePartsNeedSeveralRoundsAndBalanceExactly) {
   const auto d = make_data<std::uint32_t>(layout::uneven, values::random, 200000, 7);
   ak::dist::sort_stats stats;
-  const auto got = ak::dist::sort(comm(), ak::array<std::uint32_t>(d.mine()),
-                                  {.sample = 8, .stats = &stats});
+  const auto got =
+      ak::dist::sort(comm(), ak::array<std::uint32_t>(d.mine()), {.sample = 8, .stats = &stats});
   const auto want_all = ak::sort(ak::array<std::uint32_t>(d.all)).to_vector();
   const i64 n = d.starts.back();
   const i64 first = me() * (n / P()) + std::min<i64>(me(), n % P());
-  EXPECT_TRUE(same_bits(got.to_vector(),
-                        std::vector<std::uint32_t>(want_all.begin() + first,
-                                                   want_all.begin() + first + got.size())));
+  EXPECT_TRUE(same_bits(
+      got.to_vector(),
+      std::vector<std::uint32_t>(want_all.begin() + first, want_all.begin() + first + got.size())));
   EXPECT_EQ(got.size(), n / P() + (me() < n % P() ? 1 : 0));
   if (P() > 1) {
     EXPECT_GE(stats.rounds, 2);
@@ -304,9 +342,9 @@ TEST(DistSort, CustomTypeByAndLt) {
                                    all.begin() + first_in + sizes[static_cast<std::size_t>(me())]);
   const auto by = [](const particle& p) { return p.cell; };
   const std::greater<> lt;
-  const auto got = ak::dist::sort(
-      comm(), ak::array<particle>(mine),
-      ak::dist::sort_options<decltype(by), std::greater<>>{.by = by, .lt = lt});
+  const auto got =
+      ak::dist::sort(comm(), ak::array<particle>(mine),
+                     ak::dist::sort_options<decltype(by), std::greater<>>{.by = by, .lt = lt});
   std::vector<particle> want = all;
   std::stable_sort(want.begin(), want.end(),
                    [&](const particle& a, const particle& b) { return lt(by(a), by(b)); });
@@ -320,7 +358,8 @@ TEST(DistSort, CustomTypeByAndLt) {
   }
 }
 
-// ---- reductions -----------------------------------------------------------------------------------
+// ---- reductions
+// -----------------------------------------------------------------------------------
 
 // An associative operator that is not commutative and has no neutral element ak knows:
 // composition of affine maps x -> a x + b (wrapping).
@@ -354,8 +393,8 @@ TYPED_TEST(DistTyped, ReductionsMatchOneMachine) {
   for (const ak::memory_space* m : memories())
     for (layout l : layouts)
       for (values v : all_values) {
-        SCOPED_TRACE(std::string(name_of(l)) + ", " + name_of(v) + ", on " + where(*m) +
-                     "; seed " + std::to_string(base_seed));
+        SCOPED_TRACE(std::string(name_of(l)) + ", " + name_of(v) + ", on " + where(*m) + "; seed " +
+                     std::to_string(base_seed));
         const auto d = make_data<T>(l, v, 1001, ++salt);
         const auto local = on(d.mine(), *m);
         const ak::array<T> all(d.all);
@@ -381,8 +420,8 @@ TYPED_TEST(DistTyped, ReductionsMatchOneMachine) {
           // No neutral element ak knows: an empty global array needs init, and a GPU-style
           // device needs .neutral, as on one machine.
           const affine id{1, 0};
-          const affine got = ak::dist::mapreduce(comm(), local, as_affine, compose{},
-                                                 {.init = id, .neutral = id});
+          const affine got =
+              ak::dist::mapreduce(comm(), local, as_affine, compose{}, {.init = id, .neutral = id});
           const affine want = ak::mapreduce(all, as_affine, compose{}, {.init = id});
           EXPECT_EQ(got.a, want.a);
           EXPECT_EQ(got.b, want.b);
@@ -390,7 +429,8 @@ TYPED_TEST(DistTyped, ReductionsMatchOneMachine) {
       }
 }
 
-// ---- scans -----------------------------------------------------------------------------------------
+// ---- scans
+// -----------------------------------------------------------------------------------------
 
 TYPED_TEST(DistTyped, ScansMatchOneMachine) {
   using T = TypeParam;
@@ -424,26 +464,34 @@ TYPED_TEST(DistTyped, ScansMatchOneMachine) {
             EXPECT_TRUE(same_scalar(got_max[i], want_max[i])) << "at " << i;
           // Sums as doubles: within rounding of one machine's order, except for the float
           // specials, where the grouping by rank may meet an overflow that one machine's does not.
-          const auto got = ak::dist::cumsum(comm(), local, ak::accumulate_options<double>{
-                                                               .init = 1.0, .inclusive = inclusive});
+          const auto got = ak::dist::cumsum(
+              comm(), local, ak::accumulate_options<double>{.init = 1.0, .inclusive = inclusive});
           const auto want = cut(
               ak::cumsum(all, ak::accumulate_options<double>{.init = 1.0, .inclusive = inclusive})
                   .to_vector());
           const auto g = got.to_vector();
           ASSERT_EQ(g.size(), want.size());
           if (!(std::is_floating_point_v<T> && v == values::specials)) {
-            for (std::size_t i = 0; i < g.size(); ++i) EXPECT_TRUE(near(g[i], want[i])) << "at " << i;
+            for (std::size_t i = 0; i < g.size(); ++i)
+              EXPECT_TRUE(near(g[i], want[i])) << "at " << i;
           }
           if constexpr (!std::is_floating_point_v<T>) {
-            EXPECT_TRUE(same_bits(ak::dist::cumsum(comm(), local, {.inclusive = inclusive}).to_vector(),
-                                  cut(ak::cumsum(all, {.inclusive = inclusive}).to_vector())));
+            EXPECT_TRUE(
+                same_bits(ak::dist::cumsum(comm(), local, {.inclusive = inclusive}).to_vector(),
+                          cut(ak::cumsum(all, {.inclusive = inclusive}).to_vector())));
             // A custom operator without a neutral element, inclusive (exclusive needs init), on
             // the cpu (GPU-style scans need a neutral element, as on one machine).
             if (m != &ak::host_memory()) continue;
-            const auto a = ak::map([](T x) { return affine{static_cast<std::uint64_t>(x) | 1, 5}; },
-                                   local);
-            const auto wa = ak::map([](T x) { return affine{static_cast<std::uint64_t>(x) | 1, 5}; },
-                                    all);
+            const auto a = ak::map(
+                [](T x) {
+                  return affine{static_cast<std::uint64_t>(x) | 1, 5};
+                },
+                local);
+            const auto wa = ak::map(
+                [](T x) {
+                  return affine{static_cast<std::uint64_t>(x) | 1, 5};
+                },
+                all);
             const auto ga = ak::dist::accumulate(comm(), a, compose{}).to_vector();
             const auto ra = cut(ak::accumulate(wa, compose{}).to_vector());
             ASSERT_EQ(ga.size(), ra.size());
@@ -455,7 +503,8 @@ TYPED_TEST(DistTyped, ScansMatchOneMachine) {
         }
 }
 
-// ---- search ----------------------------------------------------------------------------------------
+// ---- search
+// ----------------------------------------------------------------------------------------
 
 TYPED_TEST(DistTyped, SearchSortedMatchesOneMachine) {
   using T = TypeParam;
@@ -483,7 +532,8 @@ TYPED_TEST(DistTyped, SearchSortedMatchesOneMachine) {
         }
 }
 
-// ---- redistribution --------------------------------------------------------------------------------
+// ---- redistribution
+// --------------------------------------------------------------------------------
 
 TEST(DistRedistribute, EvenAndAskedSizesKeepTheGlobalOrder) {
   for (const ak::memory_space* m : memories())
@@ -494,17 +544,19 @@ TEST(DistRedistribute, EvenAndAskedSizesKeepTheGlobalOrder) {
       const i64 n = d.starts.back();
       const auto even = ak::dist::redistribute(comm(), local);
       const i64 first = me() * (n / P()) + std::min<i64>(me(), n % P());
-      EXPECT_TRUE(same_bits(even.to_vector(),
-                            std::vector<std::int64_t>(d.all.begin() + first,
-                                                      d.all.begin() + first + even.size())));
+      EXPECT_TRUE(same_bits(
+          even.to_vector(),
+          std::vector<std::int64_t>(d.all.begin() + first, d.all.begin() + first + even.size())));
       EXPECT_EQ(even.size(), n / P() + (me() < n % P() ? 1 : 0));
       // Everything to the last rank.
       const auto last = ak::dist::redistribute(comm(), local, me() == P() - 1 ? n : 0);
-      EXPECT_TRUE(same_bits(last.to_vector(), me() == P() - 1 ? d.all : std::vector<std::int64_t>{}));
+      EXPECT_TRUE(
+          same_bits(last.to_vector(), me() == P() - 1 ? d.all : std::vector<std::int64_t>{}));
     }
 }
 
-// ---- errors ----------------------------------------------------------------------------------------
+// ---- errors
+// ----------------------------------------------------------------------------------------
 
 TEST(DistErrors, ABadArgumentOnOneRankIsRaisedOnEveryRank) {
   // The last rank passes a 2-d part; every rank gets the argument_error, naming that rank.
@@ -548,8 +600,10 @@ TEST(DistErrors, RanksThatDisagreeGetADistErrorEverywhere) {
     EXPECT_NE(std::string(e.what()).find("disagree"), std::string::npos) << e.what();
   }
   try {
-    if (me() == 0) (void)ak::dist::sum(comm(), a);
-    else (void)ak::dist::sum(comm(), ak::array<float>(std::vector<float>{1}));
+    if (me() == 0)
+      (void)ak::dist::sum(comm(), a);
+    else
+      (void)ak::dist::sum(comm(), ak::array<float>(std::vector<float>{1}));
     ADD_FAILURE() << "rank " << me() << ": no error";
   } catch (const ak::dist_error& e) {
     EXPECT_NE(std::string(e.what()).find("ak::dist::sum"), std::string::npos) << e.what();

@@ -2,7 +2,8 @@
 // each rank gets the scan of its own part within it. Each rank reduces its part with ak, one
 // collective gathers the totals, and each rank scans its part with ak, starting from init
 // combined with the totals of the ranks before it (in rank order): two local passes over the
-// data (a reduction, then a scan) and one collective, whatever the number of ranks. op must be associative.
+// data (a reduction, then a scan) and one collective, whatever the number of ranks. op must be
+// associative.
 //
 //   auto c = ak::dist::cumsum(comm, local);   // this rank's part of the global inclusive sum
 #pragma once
@@ -50,9 +51,9 @@ array<Init> accumulate_front(const communicator& comm, view<const T> v, const Op
   if (const auto before = fold(totals, op, static_cast<std::size_t>(comm.rank())))
     start = start ? static_cast<Init>(op(*start, *before)) : *before;
   return agreed(comm, function, sig, [&] {
-    return ak::accumulate(v, op,
-                          accumulate_options<Init>{
-                              .init = start, .inclusive = o.inclusive, .tuning = o.tuning});
+    return ak::accumulate(
+        v, op,
+        accumulate_options<Init>{.init = start, .inclusive = o.inclusive, .tuning = o.tuning});
   });
 }
 

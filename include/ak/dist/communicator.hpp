@@ -56,9 +56,9 @@ class transport {
                          std::size_t element_size) const = 0;
 };
 
-// A group of ranks: a shared handle to its transport, cheap to copy. Also counts the collective
-// calls made through it (for the benchmark's rounds; not thread-safe, as MPI communicators are
-// not shared between threads by ak).
+// A group of ranks: a shared handle to its transport, cheap to copy. It also counts the
+// collective calls made through it and the bytes this rank sent in them to other ranks (for
+// benchmarks; not thread-safe, as ak::dist never shares a communicator between threads).
 class communicator {
  public:
   explicit communicator(std::shared_ptr<const transport> t);
@@ -66,12 +66,22 @@ class communicator {
   int size() const noexcept { return size_; }
   const transport& raw() const noexcept { return *transport_; }
   // Collective calls made through this communicator (and its copies) so far.
-  std::int64_t collectives() const noexcept { return *collectives_; }
-  void count_collective() const noexcept { ++*collectives_; }
+  std::int64_t collectives() const noexcept { return counts_->collectives; }
+  // Bytes this rank sent to other ranks in them: its part of an allgather once per other rank,
+  // what an all-to-all sends off this rank, and the values of an allreduce once.
+  std::int64_t bytes_sent() const noexcept { return counts_->bytes_sent; }
+  void count_collective(std::int64_t bytes_sent) const noexcept {
+    ++counts_->collectives;
+    counts_->bytes_sent += bytes_sent;
+  }
 
  private:
+  struct counts {
+    std::int64_t collectives = 0;
+    std::int64_t bytes_sent = 0;
+  };
   std::shared_ptr<const transport> transport_;
-  std::shared_ptr<std::int64_t> collectives_;
+  std::shared_ptr<counts> counts_;
   int rank_;
   int size_;
 };

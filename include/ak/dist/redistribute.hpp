@@ -2,8 +2,8 @@
 // positions [starts[r], starts[r + 1]). One all-to-all exchange; data on a device is staged
 // through host memory.
 //
-//   auto even = ak::dist::redistribute(comm, local);        // N / P each (the first N % P: one more)
-//   auto mine = ak::dist::redistribute(comm, local, 1000);  // this rank asks for 1000
+//   auto even = ak::dist::redistribute(comm, local);        // N / P each (the first N % P: one
+//   more) auto mine = ak::dist::redistribute(comm, local, 1000);  // this rank asks for 1000
 #pragma once
 
 #include <algorithm>
@@ -48,8 +48,8 @@ auto redistribute(const communicator& comm, const Src& local,
     to[r + 1] = size ? to[r] + all[r].want : rr * (total / P) + std::min(rr, total % P);
   }
   if (size && wanted != total)
-    throw argument_error(function, "size", "sizes adding up to the global size " +
-                                               std::to_string(total),
+    throw argument_error(function, "size",
+                         "sizes adding up to the global size " + std::to_string(total),
                          "sizes adding up to " + std::to_string(wanted));
   const auto overlap = [](std::int64_t a0, std::int64_t a1, std::int64_t b0, std::int64_t b1) {
     return std::max<std::int64_t>(0, std::min(a1, b1) - std::max(a0, b0));

@@ -52,7 +52,8 @@ Init mapreduce_front(const communicator& comm, view<const T> v, const F& f, cons
     check_local(function, "local", v);
     maybe<Init> m{};
     if (v.size() == 0) return m;
-    m.value = ak::mapreduce(v, f, op, reduce_options<Init>{.neutral = o.neutral, .tuning = o.tuning});
+    m.value =
+        ak::mapreduce(v, f, op, reduce_options<Init>{.neutral = o.neutral, .tuning = o.tuning});
     m.has = 1;
     return m;
   });
@@ -69,9 +70,9 @@ Init mapreduce_front(const communicator& comm, view<const T> v, const F& f, cons
 }  // namespace detail
 
 // op over f(x) of every element of every rank, combined once with init.
-template <
-    class Src, class F, class Op,
-    class Init = std::remove_cvref_t<std::invoke_result_t<F&, const ak::detail::element_t<const Src>&>>>
+template <class Src, class F, class Op,
+          class Init = std::remove_cvref_t<
+              std::invoke_result_t<F&, const ak::detail::element_t<const Src>&>>>
 Init mapreduce(const communicator& comm, const Src& local, F f, Op op,
                const reduce_options<Init>& o = {}) {
   return detail::mapreduce_front(comm, ak::detail::as_const_view(local), f, op, o,

@@ -23,12 +23,8 @@ template <class T, class By, class Lt>
 array<std::int64_t> searchsorted_front(const communicator& comm, view<const T> sorted,
                                        view<const T> queries, bool last,
                                        const search_options<By, Lt>& o, const char* function) {
-  const std::uint64_t sig = signature(function)
-                                .add(typeid(T))
-                                .add(typeid(By))
-                                .add(typeid(Lt))
-                                .add(o.rev)
-                                .value();
+  const std::uint64_t sig =
+      signature(function).add(typeid(T)).add(typeid(By)).add(typeid(Lt)).add(o.rev).value();
   agreed(comm, function, sig, [&] {
     check_local(function, "sorted", sorted);
     check_local(function, "queries", queries);
@@ -40,8 +36,8 @@ array<std::int64_t> searchsorted_front(const communicator& comm, view<const T> s
   // than it; searchsortedlast: not greater).
   std::vector<std::int64_t> before = agreed(comm, function, sig, [&] {
     const array<T> q = from_host(std::span<const T>(every), sorted.memory());
-    array<std::int64_t> at = last ? ak::searchsortedlast(sorted, q, o)
-                                  : ak::searchsortedfirst(sorted, q, o);
+    array<std::int64_t> at =
+        last ? ak::searchsortedlast(sorted, q, o) : ak::searchsortedfirst(sorted, q, o);
     std::vector<std::int64_t> h = at.to_vector();
     if (last)
       for (std::int64_t& x : h) ++x;
@@ -50,8 +46,7 @@ array<std::int64_t> searchsorted_front(const communicator& comm, view<const T> s
   allreduce_sum(comm, before);
   std::int64_t first = 0;
   for (int r = 0; r < comm.rank(); ++r) first += counts[static_cast<std::size_t>(r)];
-  std::vector<std::int64_t> mine(before.begin() + first,
-                                 before.begin() + first + queries.size());
+  std::vector<std::int64_t> mine(before.begin() + first, before.begin() + first + queries.size());
   if (last)
     for (std::int64_t& x : mine) --x;
   return from_host(std::span<const std::int64_t>(mine), queries.memory());
@@ -63,7 +58,8 @@ array<std::int64_t> searchsorted_front(const communicator& comm, view<const T> s
 // sorted array that is not less than it (the global size when there is none).
 template <class Sorted, class Queries, class By = identity, class Lt = isless>
 array<std::int64_t> searchsortedfirst(const communicator& comm, const Sorted& sorted,
-                                      const Queries& queries, const search_options<By, Lt>& o = {}) {
+                                      const Queries& queries,
+                                      const search_options<By, Lt>& o = {}) {
   return detail::searchsorted_front(comm, ak::detail::as_const_view(sorted),
                                     ak::detail::as_const_view(queries), false, o,
                                     "ak::dist::searchsortedfirst");

@@ -46,12 +46,12 @@ struct sort_stats {
   double splitter_seconds = 0;
   double exchange_seconds = 0;
   double merge_seconds = 0;
-  std::int64_t rounds = 0;            // splitter search rounds
-  std::int64_t collectives = 0;       // collective calls in all
-  std::int64_t elements_sent = 0;     // to other ranks, in the exchange
-  std::int64_t bytes_sent = 0;        // to other ranks, in every collective (an estimate for
-                                      // allgathers: this rank's contribution times P - 1)
-  std::int64_t elements_received = 0; // this rank's output size
+  std::int64_t rounds = 0;             // splitter search rounds
+  std::int64_t collectives = 0;        // collective calls in all
+  std::int64_t elements_sent = 0;      // to other ranks, in the exchange
+  std::int64_t bytes_sent = 0;         // to other ranks, in every collective of the call
+                                       // (communicator::bytes_sent)
+  std::int64_t elements_received = 0;  // this rank's output size
 };
 
 // ak::sort_options' order fields, then where the result goes, then an optional report.
@@ -96,18 +96,20 @@ std::vector<std::int64_t> find_splits(const communicator& comm, std::span<const 
   std::vector<std::int64_t> lo(P, 0), hi(P, n);
   std::vector<char> open(P, 0);
   for (std::size_t j = 1; j < P; ++j) {
-    if (targets[j] <= 0) split[j] = 0;
-    else if (targets[j] >= total) split[j] = n;
-    else open[j] = 1;
+    if (targets[j] <= 0)
+      split[j] = 0;
+    else if (targets[j] >= total)
+      split[j] = n;
+    else
+      open[j] = 1;
   }
   // Elements of this rank before c in the (key, rank, index) order.
   const auto before = [&](const candidate<T>& c) -> std::int64_t {
     if (c.rank == me) return c.index;
-    const T* p = c.rank > me
-                     ? std::upper_bound(sorted.data(), sorted.data() + n, c.key,
-                                        [&](const T& a, const T& b) { return less(a, b); })
-                     : std::lower_bound(sorted.data(), sorted.data() + n, c.key,
-                                        [&](const T& a, const T& b) { return less(a, b); });
+    const T* p = c.rank > me ? std::upper_bound(sorted.data(), sorted.data() + n, c.key,
+                                                [&](const T& a, const T& b) { return less(a, b); })
+                             : std::lower_bound(sorted.data(), sorted.data() + n, c.key,
+                                                [&](const T& a, const T& b) { return less(a, b); });
     return p - sorted.data();
   };
   while (std::any_of(open.begin(), open.end(), [](char o) { return o != 0; })) {
@@ -127,13 +129,12 @@ std::vector<std::int64_t> find_splits(const communicator& comm, std::span<const 
         offer.push_back(candidate<T>{sorted[static_cast<std::size_t>(at)], at, me});
       }
     }
-    stats.bytes_sent += static_cast<std::int64_t>(offer.size() * sizeof(candidate<T>) * (P - 1));
-    const std::vector<candidate<T>> offered = allgatherv(comm, std::span<const candidate<T>>(offer));
+    const std::vector<candidate<T>> offered =
+        allgatherv(comm, std::span<const candidate<T>>(offer));
     std::vector<std::int64_t> mine(offered.size());
     for (std::size_t i = 0; i < offered.size(); ++i) mine[i] = before(offered[i]);
     std::vector<std::int64_t> global = mine;
     allreduce_sum(comm, global);
-    stats.bytes_sent += static_cast<std::int64_t>(global.size() * sizeof(std::int64_t));
     for (std::size_t j = 1; j < P; ++j) {
       if (!open[j]) continue;
       // The offered elements nearest the target from below (at or before it) and above.
@@ -184,6 +185,7 @@ auto sort_front(const communicator& comm, view<const K> keys, const view<const V
   sort_stats& stats = o.stats != nullptr ? *o.stats : local_stats;
   stats = sort_stats{};
   const std::int64_t collectives_before = comm.collectives();
+  const std::int64_t bytes_before = comm.bytes_sent();
   const std::uint64_t sig = signature(function)
                                 .add(typeid(K))
                                 .add(typeid(V))
@@ -241,30 +243,49 @@ auto sort_front(const communicator& comm, view<const K> keys, const view<const V
     send_counts[j] = split[j + 1] - split[j];
     if (static_cast<int>(j) != comm.rank()) stats.elements_sent += send_counts[j];
   }
-  const std::vector<std::int64_t> recv_counts = exchange_counts(comm, send_counts);
+  std::vector<std::int64_t> recv_counts = exchange_counts(comm, send_counts);
+  const auto me = static_cast<std::size_t>(comm.rank());
+  const auto runs =
+      std::count_if(recv_counts.begin(), recv_counts.end(), [](std::int64_t c) { return c != 0; });
+  // A rank that keeps its whole part and receives nothing keeps its arrays as they are (it still
+  // takes part in the collective, with nothing to send).
+  std::int64_t received = 0;
+  for (const std::int64_t c : recv_counts) received += c;
+  const bool keeps_all =
+      send_counts[me] == keys.size() && recv_counts[me] == keys.size() && received == keys.size();
+  if (keeps_all) send_counts[me] = recv_counts[me] = 0;
   array<K> out_keys = alltoallv_into(comm, sorted, send_counts, recv_counts, keys.memory());
-  stats.bytes_sent += stats.elements_sent * static_cast<std::int64_t>(sizeof(K));
   array<std::conditional_t<with_values, V, char>> out_values;
   if constexpr (with_values) {
     std::vector<V> value_staging;
     const std::span<const V> v = on_host(std::as_const(part.second).view(), value_staging);
     out_values = alltoallv_into(comm, v, send_counts, recv_counts, values->memory());
-    stats.bytes_sent += stats.elements_sent * static_cast<std::int64_t>(sizeof(V));
+  }
+  if (keeps_all) {
+    out_keys = std::move(part.first);
+    if constexpr (with_values) out_values = std::move(part.second);
   }
   part = {};
   stats.exchange_seconds = seconds_since(t0);
 
-  // 4. The runs received, sorted into one (stably: they came in rank order).
+  // 4. The runs received, sorted into one (stably: they came in rank order); one run is sorted
+  // already.
   t0 = clock::now();
   agreed(comm, function, sig, [&] {
-    if constexpr (with_values) ak::sort_by_key(out_keys, out_values, local_order);
-    else ak::sort_inplace(out_keys, local_order);
+    if (runs <= 1) return;
+    if constexpr (with_values)
+      ak::sort_by_key(out_keys, out_values, local_order);
+    else
+      ak::sort_inplace(out_keys, local_order);
   });
   stats.merge_seconds = seconds_since(t0);
   stats.elements_received = out_keys.size();
   stats.collectives = comm.collectives() - collectives_before;
-  if constexpr (with_values) return std::pair(std::move(out_keys), std::move(out_values));
-  else return out_keys;
+  stats.bytes_sent = comm.bytes_sent() - bytes_before;
+  if constexpr (with_values)
+    return std::pair(std::move(out_keys), std::move(out_values));
+  else
+    return out_keys;
 }
 
 }  // namespace detail

@@ -80,27 +80,10 @@ void add_bench_options(CLI::App* cmd, bench_options& o) {
 }
 
 int exec_bench(int argc, char** argv) {
-  const program_path p = program_beside_ak("ak_bench", argc > 0 ? argv[0] : "");
-  if (!p.found) {
-    std::cerr << "ak: error: ak bench: the bench program '" << p.path.string()
-              << "' is not built. It compiles every peer library for every dtype (minutes on 2 "
-                 "cores), so the quick start leaves it out; build it with\n"
-                 "  cmake --build build --target ak_bench\n";
-    return 1;
-  }
-  // The arguments after `bench`, as they came.
-  int first = 1;
-  while (first < argc && std::strcmp(argv[first], "bench") != 0) ++first;
-  std::vector<std::string> args{p.path.string()};
-  for (int i = first + 1; i < argc; ++i) args.emplace_back(argv[i]);
-  std::vector<char*> cargs;
-  for (auto& a : args) cargs.push_back(a.data());
-  cargs.push_back(nullptr);
-  std::cout.flush();
-  ::execv(p.path.c_str(), cargs.data());
-  std::cerr << "ak: error: ak bench: cannot run '" << p.path.string()
-            << "': " << std::strerror(errno) << "\n";
-  return 1;
+  return exec_beside_ak(argc, argv, "bench", "ak_bench",
+                        "It compiles every peer library for every dtype (minutes on 2 cores), so "
+                        "the quick start leaves it out; build it with\n"
+                        "  cmake --build build --target ak_bench\n");
 }
 
 }  // namespace ak::tool

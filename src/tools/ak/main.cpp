@@ -7,6 +7,7 @@
 #include "bench_cli.hpp"
 #include "cli_main.hpp"
 #include "commands.hpp"
+#include "programs.hpp"
 #include "tune.hpp"
 
 int main(int argc, char** argv) {
@@ -78,6 +79,16 @@ int main(int argc, char** argv) {
   auto* bench_cmd = app.add_subcommand("bench", ak::tool::bench_description);
   ak::tool::add_bench_options(bench_cmd, bench);
 
+  // `ak dist-bench` runs ak_dist_bench (src/tools/ak/dist_bench.cpp, built with ak::dist when
+  // CMake finds MPI) under the same mpirun, with its arguments as they came.
+  auto* dist_bench_cmd = app.add_subcommand(
+      "dist-bench",
+      "ak::dist's sort and scan across MPI ranks: per phase time, bytes sent per element and the "
+      "largest rank's share (mpirun -np P ak dist-bench [--n LIST] [--dists LIST] [--dtype T] "
+      "[--repeats K] [--json FILE]; --help lists them)");
+  dist_bench_cmd->prefix_command();
+  dist_bench_cmd->set_help_flag();
+
   return ak::tool::parse_and_run(app, argc, argv, [&] {
     if (*info_cmd) return ak::tool::run_info(info);
     if (*demo_cmd) return ak::tool::run_demo(demo);
@@ -90,6 +101,11 @@ int main(int argc, char** argv) {
       return ak::tool::run_tune(tune);
     }
     if (*bench_cmd) return ak::tool::exec_bench(argc, argv);
+    if (*dist_bench_cmd)
+      return ak::tool::exec_beside_ak(
+          argc, argv, "dist-bench", "ak_dist_bench",
+          "It is built with ak::dist when CMake finds MPI (Debian: libopenmpi-dev, "
+          "openmpi-bin); build it with\n  cmake --build build --target ak_dist_bench\n");
     return 2;
   });
 }

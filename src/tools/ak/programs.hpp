@@ -16,4 +16,10 @@ struct program_path {
 };
 program_path program_beside_ak(const std::string& name, const std::string& argv0);
 
+// `ak SUBCOMMAND ARGS` run as `PROGRAM ARGS`: replaces this process with `program` from the ak
+// command's folder, passing the arguments after `subcommand` as they came; when the program is
+// not there (or cannot start), prints `not_built` (how to build it) and returns 1.
+int exec_beside_ak(int argc, char** argv, const char* subcommand, const std::string& program,
+                   const std::string& not_built);
+
 }  // namespace ak::tool

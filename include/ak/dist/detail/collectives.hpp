@@ -80,7 +80,7 @@ template <class T>
 std::vector<T> allgather(const communicator& comm, const T& mine) {
   static_assert(std::is_trivially_copyable_v<T>);
   std::vector<T> all(static_cast<std::size_t>(comm.size()));
-  comm.count_collective();
+  comm.count_collective(static_cast<std::int64_t>(sizeof(T)) * (comm.size() - 1));
   comm.raw().allgather(&mine, all.data(), sizeof(T));
   return all;
 }
@@ -90,19 +90,18 @@ template <class T>
 std::vector<T> allgatherv(const communicator& comm, std::span<const T> mine,
                           std::vector<std::int64_t>* counts_out = nullptr) {
   static_assert(std::is_trivially_copyable_v<T>);
-  const std::vector<std::int64_t> counts =
-      allgather(comm, static_cast<std::int64_t>(mine.size()));
+  const std::vector<std::int64_t> counts = allgather(comm, static_cast<std::int64_t>(mine.size()));
   std::int64_t total = 0;
   for (const std::int64_t c : counts) total += c;
   std::vector<T> all(static_cast<std::size_t>(total));
-  comm.count_collective();
+  comm.count_collective(static_cast<std::int64_t>(mine.size_bytes()) * (comm.size() - 1));
   comm.raw().allgatherv(mine.data(), counts, all.data(), sizeof(T));
   if (counts_out != nullptr) *counts_out = counts;
   return all;
 }
 
 inline void allreduce_sum(const communicator& comm, std::span<std::int64_t> values) {
-  comm.count_collective();
+  comm.count_collective(static_cast<std::int64_t>(values.size_bytes()));
   comm.raw().allreduce_sum(values);
 }
 
@@ -117,7 +116,7 @@ inline std::vector<std::int64_t> exchange_counts(const communicator& comm,
                                                  std::span<const std::int64_t> send_counts) {
   std::vector<std::int64_t> ones(static_cast<std::size_t>(comm.size()), 1);
   std::vector<std::int64_t> recv(static_cast<std::size_t>(comm.size()));
-  comm.count_collective();
+  comm.count_collective(static_cast<std::int64_t>(sizeof(std::int64_t)) * (comm.size() - 1));
   comm.raw().alltoallv(send_counts.data(), ones, recv.data(), ones, sizeof(std::int64_t));
   return recv;
 }
@@ -126,7 +125,10 @@ template <class T>
 void alltoallv(const communicator& comm, const T* send, std::span<const std::int64_t> send_counts,
                T* recv, std::span<const std::int64_t> recv_counts) {
   static_assert(std::is_trivially_copyable_v<T>);
-  comm.count_collective();
+  std::int64_t off_rank = 0;
+  for (std::size_t r = 0; r < send_counts.size(); ++r)
+    if (static_cast<int>(r) != comm.rank()) off_rank += send_counts[r];
+  comm.count_collective(off_rank * static_cast<std::int64_t>(sizeof(T)));
   comm.raw().alltoallv(send, send_counts, recv, recv_counts, sizeof(T));
 }
 
