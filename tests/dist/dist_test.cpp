@@ -24,6 +24,7 @@
 
 #include "ak/ak.hpp"
 #include "ak/dist/dist.hpp"
+#include "ak/dist/mpi.hpp"
 
 namespace {
 
@@ -609,6 +610,18 @@ TEST(DistErrors, RanksThatDisagreeGetADistErrorEverywhere) {
     EXPECT_NE(std::string(e.what()).find("ak::dist::sum"), std::string::npos) << e.what();
   }
   EXPECT_EQ(ak::dist::sum(comm(), a), 12 * P());
+}
+
+TEST(DistErrors, AFailedMpiCallIsADistErrorNamingTheCall) {
+  // MPI reports an invalid communicator through MPI_COMM_WORLD's handler: make it return.
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  try {
+    (void)ak::dist::mpi_communicator(MPI_COMM_NULL);
+    ADD_FAILURE() << "no error";
+  } catch (const ak::dist_error& e) {
+    EXPECT_NE(std::string(e.what()).find("MPI_Comm_dup failed"), std::string::npos) << e.what();
+  }
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
 }
 
 // Prints failures of ranks other than 0, prefixed with the rank (rank 0 prints as gtest does).

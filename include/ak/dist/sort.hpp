@@ -15,8 +15,8 @@
 //      duplicates still balance. Each round, every rank offers a few evenly spaced elements of
 //      each window that still holds a splitter; one allgather spreads them, one allreduce counts
 //      how many elements precede each offered element globally, and each window shrinks to the
-//      offered elements around its target. A window of at most `sample` elements is offered
-//      whole, so each search ends, in about log(N) / log(P * sample) rounds.
+//      offered elements around its target. A rank's part of a window that is no larger than its
+//      offer is offered whole, so each search ends, in about log(N) / log(sample) rounds.
 //   3. One all-to-all exchange sends each rank the runs that belong to it.
 //   4. Each rank sorts what it received with ak (stably: the runs arrive in rank order).
 // Equal keys keep their global input order (rank, then index): the sort is stable. The result
@@ -61,7 +61,10 @@ struct sort_options {
   Lt lt{};
   bool rev = false;
   dist::balance balance = dist::balance::even;
-  std::int64_t sample = 64;  // elements offered per window and round (at least 2)
+  // Elements offered per window and round by all ranks together: each rank offers
+  // ceil(sample / P) of its part of the window, at least 2, so a round's collectives carry about
+  // sample * (P - 1) elements whatever P is.
+  std::int64_t sample = 256;
   sort_stats* stats = nullptr;
 };
 
@@ -95,6 +98,7 @@ std::vector<std::int64_t> find_splits(const communicator& comm, std::span<const 
   // end needs no search.
   std::vector<std::int64_t> lo(P, 0), hi(P, n);
   std::vector<char> open(P, 0);
+  const std::int64_t per = std::max<std::int64_t>(2, (sample + comm.size() - 1) / comm.size());
   for (std::size_t j = 1; j < P; ++j) {
     if (targets[j] <= 0)
       split[j] = 0;
@@ -114,7 +118,7 @@ std::vector<std::int64_t> find_splits(const communicator& comm, std::span<const 
   };
   while (std::any_of(open.begin(), open.end(), [](char o) { return o != 0; })) {
     ++stats.rounds;
-    // This rank's offer: `sample` evenly spaced elements of each distinct open window.
+    // This rank's offer: `per` evenly spaced elements of each distinct open window.
     std::vector<candidate<T>> offer;
     std::vector<std::pair<std::int64_t, std::int64_t>> windows;
     for (std::size_t j = 1; j < P; ++j)
@@ -123,9 +127,9 @@ std::vector<std::int64_t> find_splits(const communicator& comm, std::span<const 
     windows.erase(std::unique(windows.begin(), windows.end()), windows.end());
     for (const auto& [a, b] : windows) {
       const std::int64_t m = b - a;
-      const std::int64_t take = std::min(m, sample);
+      const std::int64_t take = std::min(m, per);
       for (std::int64_t i = 0; i < take; ++i) {
-        const std::int64_t at = a + (m <= sample ? i : i * m / sample);
+        const std::int64_t at = a + (m <= per ? i : i * m / per);
         offer.push_back(candidate<T>{sorted[static_cast<std::size_t>(at)], at, me});
       }
     }

@@ -9,15 +9,19 @@
 // to other ranks per element over the element size (the exchange alone, and every collective of
 // the call: the splitter search and the agreement rounds too), and the largest rank's output over
 // N / P. Times on an oversubscribed machine are for
-// information only.
+// information only. Each row's first run is checked (sorted in ak's order across the ranks, the
+// even split, the same elements; the scan's total): exit status 4 when one is not right.
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <bit>
+#include <cmath>
 #include <cstdint>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -81,12 +85,44 @@ i64 sum_over_ranks(const communicator& comm, i64 x) {
   return ak::dist::detail::allreduce_sum(comm, x);
 }
 
+// Whether `out` is the sort of `in` across the ranks: each part in order, each rank's last element
+// not after the next non-empty rank's first, the even split, and the same elements (a sum of
+// their bits, which any order gives exactly). The same answer on every rank.
+template <class T>
+bool sorted_right(const communicator& comm, const ak::array<T>& in, const ak::array<T>& out) {
+  const std::vector<T> o = out.to_vector();
+  bool ok = std::is_sorted(o.begin(), o.end(), ak::isless{});
+  struct ends {
+    T first, last;
+    i64 size;
+  };
+  const auto all = ak::dist::detail::allgather(
+      comm, ends{o.empty() ? T{} : o.front(), o.empty() ? T{} : o.back(), out.size()});
+  const i64 N = ak::dist::global_size(comm, in);
+  std::optional<T> previous;
+  for (std::size_t r = 0; r < all.size(); ++r) {
+    const i64 share = N / comm.size() + (static_cast<i64>(r) < N % comm.size() ? 1 : 0);
+    ok = ok && all[r].size == share;
+    if (all[r].size == 0) continue;
+    ok = ok && !(previous && ak::isless{}(all[r].first, *previous));
+    previous = all[r].last;
+  }
+  using U = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+  const auto bits = [](T x) { return static_cast<std::uint64_t>(std::bit_cast<U>(x)); };
+  // Both collectives on every rank, whatever `ok` is here.
+  const std::uint64_t sum_in = ak::dist::mapreduce(comm, in, bits, ak::plus{});
+  const std::uint64_t sum_out = ak::dist::mapreduce(comm, out, bits, ak::plus{});
+  ok = ok && sum_in == sum_out;
+  return ak::dist::all(comm, ak::array<bool>(std::vector<bool>{ok}));
+}
+
 struct row {
   std::string op, dist;
   i64 n_per_rank = 0, N = 0;
   double local_sort = 0, splitters = 0, exchange = 0, merge = 0, total = 0;
   i64 rounds = 0, collectives = 0;
   double exchange_bytes_ratio = 0, all_bytes_ratio = 0, max_share = 0;
+  bool wrong = false;  // the result was checked and is not right
 };
 
 template <class T>
@@ -100,7 +136,10 @@ row bench_sort(const communicator& comm, const std::string& dist, i64 n, int rep
     const auto t0 = std::chrono::steady_clock::now();
     const auto out = ak::dist::sort(comm, local, {.stats = &s});
     const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (k == 0) continue;
+    if (k == 0) {
+      r.wrong = !sorted_right(comm, local, out);
+      continue;
+    }
     tot.push_back(max_over_ranks(comm, t));
     ls.push_back(max_over_ranks(comm, s.local_sort_seconds));
     sp.push_back(max_over_ranks(comm, s.splitter_seconds));
@@ -135,7 +174,21 @@ row bench_scan(const communicator& comm, const std::string& dist, i64 n, int rep
     const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     r.collectives = comm.collectives() - before;
     bytes = comm.bytes_sent() - bytes_before;
-    if (k > 0) tot.push_back(max_over_ranks(comm, t));
+    if (k > 0) {
+      tot.push_back(max_over_ranks(comm, t));
+      continue;
+    }
+    // The last rank's last element is the whole sum (within rounding for floats).
+    const auto o = out.to_vector();
+    const auto last = ak::dist::detail::allgather(comm, o.empty() ? T{} : o.back());
+    const auto sizes = ak::dist::detail::allgather(comm, out.size());
+    std::optional<T> end;
+    for (std::size_t q = 0; q < sizes.size(); ++q)
+      if (sizes[q] != 0) end = last[q];
+    const T sum = ak::dist::sum(comm, local);
+    const double tolerance =
+        std::is_floating_point_v<T> ? 1e-9 * std::abs(static_cast<double>(sum)) : 0;
+    r.wrong = end && std::abs(static_cast<double>(*end) - static_cast<double>(sum)) > tolerance;
   }
   r.total = median(tot);
   r.all_bytes_ratio =
@@ -161,12 +214,15 @@ int run(const communicator& comm, const std::vector<i64>& sizes,
               << "bytes" << std::setw(10) << "bytes+spl" << std::setw(8) << "share" << std::endl;
   }
   nlohmann::json rows = nlohmann::json::array();
+  bool wrong = false;
   for (const i64 n : sizes)
     for (const std::string& d : dists)
       for (const char* op : {"sort", "cumsum"}) {
         const row r = std::string(op) == "sort" ? bench_sort<T>(comm, d, n, repeats)
                                                 : bench_scan<T>(comm, d, n, repeats);
+        wrong = wrong || r.wrong;
         if (!root) continue;
+        if (r.wrong) std::cout << "WRONG: the next row's result is not right\n";
         std::cout << std::left << std::setw(8) << r.op << std::setw(12) << r.dist << std::right
                   << std::setw(10) << r.n_per_rank << std::fixed << std::setprecision(2)
                   << std::setw(10) << r.total * 1e3;
@@ -200,7 +256,8 @@ int run(const communicator& comm, const std::vector<i64>& sizes,
                         {"collectives", r.collectives},
                         {"exchange_bytes_per_element_over_size", r.exchange_bytes_ratio},
                         {"all_bytes_per_element_over_size", r.all_bytes_ratio},
-                        {"max_share", r.max_share}});
+                        {"max_share", r.max_share},
+                        {"checked_right", !r.wrong}});
       }
   if (root && !json_path.empty()) {
     const std::string tmp = json_path + ".tmp";
@@ -212,7 +269,7 @@ int run(const communicator& comm, const std::vector<i64>& sizes,
     }
     std::cout << "wrote " << json_path << "\n";
   }
-  return 0;
+  return wrong ? 4 : 0;
 }
 
 }  // namespace
