@@ -11,7 +11,7 @@ int main(int argc, char** argv) {
   const int P = world.size(), r = world.rank();
   // Rank r holds r, r + P, r + 2P, ... below 1000, in reverse: together 0..999.
   std::vector<std::int64_t> part;
-  for (std::int64_t x = 999 - ((999 - r) % P) ; x >= 0; x -= P) part.push_back(x);
+  for (std::int64_t x = 999 - ((999 - r) % P); x >= 0; x -= P) part.push_back(x);
   const ak::array<std::int64_t> local(part);
   const auto sorted = ak::dist::sort(world, local).to_vector();
   const std::int64_t first = ak::dist::offset(world, ak::array<std::int64_t>(sorted));
