@@ -87,6 +87,12 @@ rank_state state_of(std::uint64_t signature, const std::exception_ptr& failure, 
 
 }  // namespace
 
+void throw_too_many(const communicator& comm, std::string_view function, std::int64_t elements) {
+  throw dist_error(std::string(function) + ": " + std::to_string(elements) +
+                   " elements into or out of one rank in one exchange; the transport allows " +
+                   std::to_string(comm.raw().max_elements()));
+}
+
 void agree(const communicator& comm, std::string_view function, std::uint64_t signature,
            std::exception_ptr failure) {
   std::string what;

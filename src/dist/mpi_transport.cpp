@@ -40,7 +40,10 @@ class element_type {
     check(MPI_Type_contiguous(as_count(static_cast<std::int64_t>(bytes), "MPI_Type_contiguous"),
                               MPI_BYTE, &type_),
           "MPI_Type_contiguous");
-    check(MPI_Type_commit(&type_), "MPI_Type_commit");
+    if (const int code = MPI_Type_commit(&type_); code != MPI_SUCCESS) {
+      MPI_Type_free(&type_);
+      check(code, "MPI_Type_commit");
+    }
   }
   ~element_type() { MPI_Type_free(&type_); }
   element_type(const element_type&) = delete;
@@ -83,6 +86,7 @@ class mpi_transport final : public transport {
 
   int rank() const override { return rank_; }
   int size() const override { return size_; }
+  std::int64_t max_elements() const override { return INT_MAX; }
 
   void allgather(const void* mine, void* all, std::size_t element_size) const override {
     const element_type t(element_size);

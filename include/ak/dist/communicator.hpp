@@ -11,8 +11,8 @@
 // memory; the algorithms stage device data through the host.
 //
 // A transport reports a failed call as ak::dist_error naming the call; every ak::dist algorithm
-// raises its argument errors on every rank at once (detail/agree.hpp), so that a bad argument
-// on one rank never leaves the others waiting.
+// raises its argument errors on every rank at once (agree() in detail/collectives.hpp), so that
+// a bad argument on one rank never leaves the others waiting.
 #pragma once
 
 #include <cstddef>
@@ -41,6 +41,9 @@ class transport {
   virtual ~transport() = default;
   virtual int rank() const = 0;
   virtual int size() const = 0;
+  // The most elements one rank may send or receive in one call (MPI: INT_MAX, its int counts and
+  // displacements). The algorithms check it on every rank before a call that would pass it.
+  virtual std::int64_t max_elements() const = 0;
   // Every rank's `element_size` bytes of `mine`, in rank order, into `all` (size() elements).
   virtual void allgather(const void* mine, void* all, std::size_t element_size) const = 0;
   // Every rank's `counts[r]` elements into `all`, rank after rank; counts are every rank's, known

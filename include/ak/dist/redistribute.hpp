@@ -25,10 +25,11 @@ auto redistribute(const communicator& comm, const Src& local,
   const char* function = "ak::dist::redistribute";
   const view<const T> v = ak::detail::as_const_view(local);
   const auto sig = detail::signature(function).add(typeid(T)).add(size.has_value()).value();
-  detail::agreed(comm, function, sig, [&] {
+  const detail::on_host<T> host = detail::agreed(comm, function, sig, [&] {
     detail::check_local(function, "local", v);
     if (size && *size < 0)
       throw argument_error(function, "size", "at least 0", std::to_string(*size));
+    return detail::on_host<T>(v);
   });
   struct sizes_of {
     std::int64_t have, want;
@@ -60,8 +61,10 @@ auto redistribute(const communicator& comm, const Src& local,
     send[r] = overlap(from[me], from[me + 1], to[r], to[r + 1]);
     recv[r] = overlap(to[me], to[me + 1], from[r], from[r + 1]);
   }
-  std::vector<T> staging;
-  return detail::alltoallv_into(comm, detail::on_host(v, staging), send, recv, v.memory());
+  auto landing = detail::agreed(comm, function, sig, [&] {
+    return detail::prepare_landing<T>(comm, function, send, recv, v.memory());
+  });
+  return detail::exchange_into(comm, host.elements(), send, recv, std::move(landing));
 }
 
 }  // namespace ak::dist

@@ -61,8 +61,8 @@ Init mapreduce_front(const communicator& comm, view<const T> v, const F& f, cons
   const std::optional<Init> folded = fold(all, op, all.size());
   if (!folded) {
     // No rank has an element: what ak says of an empty array (init, the neutral element, or an
-    // error), the same on every rank.
-    return ak::mapreduce(v, f, op, o);
+    // error), raised on every rank if on any.
+    return agreed(comm, function, sig, [&] { return ak::mapreduce(v, f, op, o); });
   }
   return o.init ? static_cast<Init>(op(*o.init, *folded)) : *folded;
 }

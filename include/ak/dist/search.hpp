@@ -25,13 +25,13 @@ array<std::int64_t> searchsorted_front(const communicator& comm, view<const T> s
                                        const search_options<By, Lt>& o, const char* function) {
   const std::uint64_t sig =
       signature(function).add(typeid(T)).add(typeid(By)).add(typeid(Lt)).add(o.rev).value();
-  agreed(comm, function, sig, [&] {
+  const on_host<T> my_queries = agreed(comm, function, sig, [&] {
     check_local(function, "sorted", sorted);
     check_local(function, "queries", queries);
+    return on_host<T>(queries);
   });
-  std::vector<T> staging;
   std::vector<std::int64_t> counts;
-  const std::vector<T> every = allgatherv(comm, on_host(queries, staging), &counts);
+  const std::vector<T> every = allgatherv(comm, my_queries.elements(), &counts, function);
   // For each query of every rank: the elements of this part before it (searchsortedfirst: less
   // than it; searchsortedlast: not greater).
   std::vector<std::int64_t> before = agreed(comm, function, sig, [&] {

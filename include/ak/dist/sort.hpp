@@ -27,6 +27,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <optional>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -117,7 +119,13 @@ std::vector<std::int64_t> find_splits(const communicator& comm, std::span<const 
     return p - sorted.data();
   };
   while (std::any_of(open.begin(), open.end(), [](char o) { return o != 0; })) {
-    ++stats.rounds;
+    // Every round shrinks each open window, by about sample times when the order is a strict
+    // weak order; an order that is not can keep a window open forever. The same decision on
+    // every rank (the rounds are global).
+    if (++stats.rounds > 200)
+      throw dist_error(
+          "ak::dist::sort: the splitter search did not end in 200 rounds; is lt(by(a), "
+          "by(b)) a strict weak order?");
     // This rank's offer: `per` evenly spaced elements of each distinct open window.
     std::vector<candidate<T>> offer;
     std::vector<std::pair<std::int64_t, std::int64_t>> windows;
@@ -202,37 +210,41 @@ auto sort_front(const communicator& comm, view<const K> keys, const view<const V
   const ak::sort_options<By, Lt> local_order{.by = o.by, .lt = o.lt, .rev = o.rev, .stable = true};
   const ak::detail::sort_less<const By&, const Lt&> less{o.by, o.lt, o.rev};
 
-  // 1. This rank's part, sorted on its device.
+  // 1. This rank's part, sorted on its device, and a host copy of its keys where the host cannot
+  // read the device (the splitter search reads them, and the exchange sends them).
+  using W = std::conditional_t<with_values, V, char>;
+  struct sorted_part {
+    array<K> keys;
+    array<W> values;
+    on_host<K> host_keys;
+  };
   auto t0 = clock::now();
-  std::pair<array<K>, array<std::conditional_t<with_values, V, char>>> part =
-      agreed(comm, function, sig, [&] {
-        check_local(function, "keys", keys);
-        if (o.sample < 2)
-          throw argument_error(function, "sample", "at least 2", std::to_string(o.sample));
-        if constexpr (with_values) {
-          check_local(function, "values", *values);
-          if (values->size() != keys.size())
-            throw argument_error(function, "values", std::to_string(keys.size()) + " elements",
-                                 std::to_string(values->size()));
-          auto k = ak::copy(keys);
-          auto v = ak::copy(*values);
-          ak::sort_by_key(k, v, local_order);
-          return std::pair(std::move(k), std::move(v));
-        } else {
-          return std::pair(ak::sort(keys, local_order), array<char>());
-        }
-      });
+  sorted_part part = agreed(comm, function, sig, [&] {
+    check_local(function, "keys", keys);
+    if (o.sample < 2)
+      throw argument_error(function, "sample", "at least 2", std::to_string(o.sample));
+    array<K> k;
+    array<W> v;
+    if constexpr (with_values) {
+      check_local(function, "values", *values);
+      if (values->size() != keys.size())
+        throw argument_error(function, "values", std::to_string(keys.size()) + " elements",
+                             std::to_string(values->size()));
+      k = ak::copy(keys);
+      v = ak::copy(*values);
+      ak::sort_by_key(k, v, local_order);
+    } else {
+      k = ak::sort(keys, local_order);
+    }
+    on_host<K> h(std::as_const(k).view());
+    return sorted_part{std::move(k), std::move(v), std::move(h)};
+  });
   stats.local_sort_seconds = seconds_since(t0);
 
   // 2. Splitters.
   t0 = clock::now();
-  std::vector<K> key_staging;
-  const std::span<const K> sorted = on_host(std::as_const(part.first).view(), key_staging);
-  std::vector<std::int64_t> sizes;
-  {
-    const std::int64_t n = keys.size();
-    sizes = allgather(comm, n);
-  }
+  const std::span<const K> sorted = part.host_keys.elements();
+  const std::vector<std::int64_t> sizes = allgather(comm, keys.size());
   const std::vector<std::int64_t> starts = output_starts(o.balance, sizes);
   const std::int64_t total = starts.back();
   const std::vector<std::int64_t> split =
@@ -258,18 +270,28 @@ auto sort_front(const communicator& comm, view<const K> keys, const view<const V
   const bool keeps_all =
       send_counts[me] == keys.size() && recv_counts[me] == keys.size() && received == keys.size();
   if (keeps_all) send_counts[me] = recv_counts[me] = 0;
-  array<K> out_keys = alltoallv_into(comm, sorted, send_counts, recv_counts, keys.memory());
-  array<std::conditional_t<with_values, V, char>> out_values;
-  if constexpr (with_values) {
-    std::vector<V> value_staging;
-    const std::span<const V> v = on_host(std::as_const(part.second).view(), value_staging);
-    out_values = alltoallv_into(comm, v, send_counts, recv_counts, values->memory());
-  }
+  // Where the exchange lands, made on every rank before any rank sends (or on none).
+  auto [key_landing, value_landing, host_values] = agreed(comm, function, sig, [&] {
+    auto k = prepare_landing<K>(comm, function, send_counts, recv_counts, keys.memory());
+    landing<W> v;
+    std::optional<on_host<W>> h;
+    if constexpr (with_values) {
+      v = prepare_landing<W>(comm, function, send_counts, recv_counts, values->memory());
+      h.emplace(std::as_const(part.values).view());
+    }
+    return std::tuple(std::move(k), std::move(v), std::move(h));
+  });
+  array<K> out_keys = exchange_into(comm, sorted, send_counts, recv_counts, std::move(key_landing));
+  array<W> out_values;
+  if constexpr (with_values)
+    out_values = exchange_into(comm, host_values->elements(), send_counts, recv_counts,
+                               std::move(value_landing));
   if (keeps_all) {
-    out_keys = std::move(part.first);
-    if constexpr (with_values) out_values = std::move(part.second);
+    out_keys = std::move(part.keys);
+    if constexpr (with_values) out_values = std::move(part.values);
   }
-  part = {};
+  part.keys = {};
+  part.values = {};
   stats.exchange_seconds = seconds_since(t0);
 
   // 4. The runs received, sorted into one (stably: they came in rank order); one run is sorted

@@ -85,14 +85,23 @@ std::vector<T> allgather(const communicator& comm, const T& mine) {
   return all;
 }
 
-// Each rank's elements, rank after rank; counts[r] says how many came from rank r.
+// An exchange that would move more elements into or out of one rank than the transport allows:
+// a dist_error naming the function.
+[[noreturn]] void throw_too_many(const communicator& comm, std::string_view function,
+                                 std::int64_t elements);
+
+// Each rank's elements, rank after rank; counts[r] says how many came from rank r. Every rank
+// knows every count before the call, so a total past the transport's limit is the same
+// dist_error on every rank.
 template <class T>
 std::vector<T> allgatherv(const communicator& comm, std::span<const T> mine,
-                          std::vector<std::int64_t>* counts_out = nullptr) {
+                          std::vector<std::int64_t>* counts_out = nullptr,
+                          std::string_view function = "ak::dist") {
   static_assert(std::is_trivially_copyable_v<T>);
   const std::vector<std::int64_t> counts = allgather(comm, static_cast<std::int64_t>(mine.size()));
   std::int64_t total = 0;
   for (const std::int64_t c : counts) total += c;
+  if (total > comm.raw().max_elements()) throw_too_many(comm, function, total);
   std::vector<T> all(static_cast<std::size_t>(total));
   comm.count_collective(static_cast<std::int64_t>(mine.size_bytes()) * (comm.size() - 1));
   comm.raw().allgatherv(mine.data(), counts, all.data(), sizeof(T));
@@ -162,21 +171,36 @@ void check_local(std::string_view function, std::string_view argument, const vie
 }
 
 // The elements of a 1-d view in host memory: the view's own when it is contiguous host memory,
-// else a copy in `staging`.
+// else a copy that this object holds.
 template <class T>
-std::span<const T> on_host(view<const T> v, std::vector<T>& staging) {
-  const auto n = static_cast<std::size_t>(v.size());
-  if (n == 0) return {};
-  if (v.is_contiguous() && v.memory().host_accessible()) return {v.data(), n};
-  if (v.is_contiguous()) {
-    staging.resize(n);
-    v.memory().copy_to_host(staging.data(), v.data(), n * sizeof(T));
-    return staging;
+class on_host {
+ public:
+  explicit on_host(view<const T> v) {
+    const auto n = static_cast<std::size_t>(v.size());
+    if (n == 0) return;
+    if (v.is_contiguous() && v.memory().host_accessible()) {
+      elements_ = {v.data(), n};
+      return;
+    }
+    if (v.is_contiguous()) {
+      copy_.resize(n);
+      v.memory().copy_to_host(copy_.data(), v.data(), n * sizeof(T));
+    } else {
+      copy_ = ak::copy(v).to_vector();  // packed on v's device first
+    }
+    elements_ = copy_;
   }
-  const array<T> packed = ak::copy(v);  // on v's device, contiguous
-  staging = packed.to_vector();
-  return staging;
-}
+  on_host(const on_host&) = delete;
+  on_host& operator=(const on_host&) = delete;
+  on_host(on_host&& other) noexcept
+      : copy_(std::move(other.copy_)),
+        elements_(copy_.empty() ? other.elements_ : std::span<const T>(copy_)) {}
+  std::span<const T> elements() const noexcept { return elements_; }
+
+ private:
+  std::vector<T> copy_;
+  std::span<const T> elements_;
+};
 
 // A new 1-d array of n elements in `memory`, filled from host memory.
 template <class T>
@@ -186,23 +210,42 @@ array<T> from_host(std::span<const T> elements, const memory_space& memory) {
   return out;
 }
 
-// Receives an exchange into a new array in `memory`: straight into it when the host can touch
-// it, through a host buffer otherwise.
+// Where an all-to-all exchange lands: a new array in `memory`, and a host buffer when the host
+// cannot touch that memory. Made (and the counts checked against the transport's limit) inside
+// an agreement round, so that a rank that cannot take its share fails on every rank, before any
+// rank enters the exchange.
 template <class T>
-array<T> alltoallv_into(const communicator& comm, std::span<const T> send,
-                        std::span<const std::int64_t> send_counts,
-                        std::span<const std::int64_t> recv_counts, const memory_space& memory) {
-  std::int64_t total = 0;
-  for (const std::int64_t c : recv_counts) total += c;
-  array<T> out(ak::detail::make_1d<ak::shape>(total), memory);
-  if (memory.host_accessible()) {
-    alltoallv(comm, send.data(), send_counts, out.data(), recv_counts);
+struct landing {
+  array<T> out;
+  std::vector<T> staging;
+};
+
+template <class T>
+landing<T> prepare_landing(const communicator& comm, std::string_view function,
+                           std::span<const std::int64_t> send_counts,
+                           std::span<const std::int64_t> recv_counts, const memory_space& memory) {
+  std::int64_t sent = 0, received = 0;
+  for (const std::int64_t c : send_counts) sent += c;
+  for (const std::int64_t c : recv_counts) received += c;
+  if (std::max(sent, received) > comm.raw().max_elements())
+    throw_too_many(comm, function, std::max(sent, received));
+  landing<T> l{array<T>(ak::detail::make_1d<ak::shape>(received), memory), {}};
+  if (!memory.host_accessible()) l.staging.resize(static_cast<std::size_t>(received));
+  return l;
+}
+
+// The exchange into a prepared landing; the landing's array is the result.
+template <class T>
+array<T> exchange_into(const communicator& comm, std::span<const T> send,
+                       std::span<const std::int64_t> send_counts,
+                       std::span<const std::int64_t> recv_counts, landing<T>&& l) {
+  if (l.out.memory().host_accessible()) {
+    alltoallv(comm, send.data(), send_counts, l.out.data(), recv_counts);
   } else {
-    std::vector<T> staging(static_cast<std::size_t>(total));
-    alltoallv(comm, send.data(), send_counts, staging.data(), recv_counts);
-    out.copy_from(staging);
+    alltoallv(comm, send.data(), send_counts, l.staging.data(), recv_counts);
+    l.out.copy_from(l.staging);
   }
-  return out;
+  return std::move(l.out);
 }
 
 }  // namespace ak::dist::detail
