@@ -318,6 +318,29 @@ TYPED_TEST(DistTyped, SortByKeyIsStableAcrossRanks) {
           }
 }
 
+TYPED_TEST(DistTyped, SortpermGivesGlobalIndicesInStableOrder) {
+  using T = TypeParam;
+  std::uint64_t salt = 200;
+  for (const ak::memory_space* m : memories())
+    if (runs_on<T>(m))
+      for (layout l : {layout::uneven, layout::last_rank_holds_all, layout::every_other_empty})
+        for (values v : {values::random, values::few_distinct, values::specials})
+          for (bool rev : {false, true}) {
+            SCOPED_TRACE(std::string(name_of(l)) + ", " + name_of(v) + (rev ? ", rev" : "") +
+                         ", on " + where(*m) + "; seed " + std::to_string(base_seed));
+            const auto d = make_data<T>(l, v, 1100, ++salt);
+            const auto got = ak::dist::sortperm(comm(), on(d.mine(), *m), {.rev = rev});
+            const auto want_all = ak::sortperm(ak::array<T>(d.all), {.rev = rev}).to_vector();
+            const i64 n = d.starts.back();
+            const i64 first = me() * (n / P()) + std::min<i64>(me(), n % P());
+            const i64 count = n / P() + (me() < n % P() ? 1 : 0);
+            EXPECT_TRUE(same_bits(
+                got.to_vector(),
+                std::vector<i64>(want_all.begin() + first, want_all.begin() + first + count)));
+            EXPECT_EQ(got.device_name(), where(*m));
+          }
+}
+
 // Many rounds of the splitter search: a part larger than a few samples per window.
 TEST(DistSort, LargePartsNeedSeveralRoundsAndBalanceExactly) {
   const auto d = make_data<std::uint32_t>(layout::uneven, values::random, 200000, 7);

@@ -2,6 +2,7 @@
 //
 //   auto sorted = ak::dist::sort(comm, local);                       // even split over ranks
 //   auto [k, v] = ak::dist::sort_by_key(comm, keys, values, {.rev = true});
+//   auto perm = ak::dist::sortperm(comm, local);                     // global indices
 //
 // The global array is the ranks' parts one after another. The result is the global array sorted
 // by lt(by(a), by(b)) (reversed when rev), spread over the ranks evenly (the first N % P ranks
@@ -35,6 +36,7 @@
 #include "ak/algorithms/options.hpp"
 #include "ak/algorithms/sort.hpp"
 #include "ak/dist/detail/collectives.hpp"
+#include "ak/dist/reduce.hpp"
 
 namespace ak::dist {
 
@@ -334,6 +336,24 @@ auto sort_by_key(const communicator& comm, const Keys& keys, const Values& value
   const view<const V> v = ak::detail::as_const_view(values);
   return detail::sort_front<K, V>(comm, ak::detail::as_const_view(keys), &v, o,
                                   "ak::dist::sort_by_key");
+}
+
+// This rank's part of the global permutation that sorts the global array: the global indices
+// (int64, on the device of `local`) of the elements that this rank's part of ak::dist::sort's
+// result would hold, in that order; equal elements in global index order.
+template <class Src, class By = identity, class Lt = isless>
+array<std::int64_t> sortperm(const communicator& comm, const Src& local,
+                             const sort_options<By, Lt>& o = {}) {
+  using K = ak::detail::element_t<const Src>;
+  const view<const K> keys = ak::detail::as_const_view(local);
+  const std::int64_t first = offset(comm, keys);
+  std::vector<std::int64_t> index(static_cast<std::size_t>(std::max<std::int64_t>(0, keys.size())));
+  for (std::size_t i = 0; i < index.size(); ++i) index[i] = first + static_cast<std::int64_t>(i);
+  const array<std::int64_t> indices =
+      detail::from_host(std::span<const std::int64_t>(index), keys.memory());
+  const view<const std::int64_t> v = indices.view();
+  return std::move(
+      detail::sort_front<K, std::int64_t>(comm, keys, &v, o, "ak::dist::sortperm").second);
 }
 
 }  // namespace ak::dist
