@@ -19,7 +19,8 @@
 //      offered elements around its target. A rank's part of a window that is no larger than its
 //      offer is offered whole, so each search ends, in about log(N) / log(sample) rounds.
 //   3. One all-to-all exchange sends each rank the runs that belong to it.
-//   4. Each rank sorts what it received with ak (stably: the runs arrive in rank order).
+//   4. Each rank makes one run of what it received (stably: the runs arrive in rank order):
+//      merged in host memory, sorted by ak on a device.
 // Equal keys keep their global input order (rank, then index): the sort is stable. The result
 // depends only on the data and the number of ranks. Data on a device is sorted there and staged
 // through host memory for the exchange.
@@ -173,6 +174,51 @@ std::vector<std::int64_t> find_splits(const communicator& comm, std::span<const 
   return split;
 }
 
+// Merges the sorted runs [bounds[i], bounds[i + 1]) of keys (and values with them, when values is
+// not null) into one, in place: adjacent runs pairwise, ceil(log2(runs)) passes through a buffer.
+// Stable: of equal keys, the earlier run's come first.
+template <class K, class W, class Less>
+void merge_runs(K* keys, W* values, std::vector<std::int64_t> bounds, const Less& less) {
+  const std::int64_t n = bounds.back();
+  std::vector<K> key_buffer(static_cast<std::size_t>(n));
+  std::vector<W> value_buffer(values != nullptr ? static_cast<std::size_t>(n) : 0);
+  K* from_k = keys;
+  K* to_k = key_buffer.data();
+  W* from_v = values;
+  W* to_v = value_buffer.data();
+  while (bounds.size() > 2) {
+    std::vector<std::int64_t> merged{0};
+    for (std::size_t r = 0; r + 1 < bounds.size(); r += 2) {
+      const std::int64_t a = bounds[r], m = bounds[r + 1];
+      const std::int64_t b = r + 2 < bounds.size() ? bounds[r + 2] : m;
+      std::int64_t i = a, j = m, out = a;
+      while (i < m && j < b) {
+        const bool right = less(from_k[j], from_k[i]);  // ties take the left run's
+        const std::int64_t take = right ? j++ : i++;
+        to_k[out] = from_k[take];
+        if (values != nullptr) to_v[out] = from_v[take];
+        ++out;
+      }
+      for (; i < m; ++i, ++out) {
+        to_k[out] = from_k[i];
+        if (values != nullptr) to_v[out] = from_v[i];
+      }
+      for (; j < b; ++j, ++out) {
+        to_k[out] = from_k[j];
+        if (values != nullptr) to_v[out] = from_v[j];
+      }
+      merged.push_back(b);
+    }
+    bounds = std::move(merged);
+    std::swap(from_k, to_k);
+    std::swap(from_v, to_v);
+  }
+  if (from_k != keys) {
+    std::copy(from_k, from_k + n, keys);
+    if (values != nullptr) std::copy(from_v, from_v + n, values);
+  }
+}
+
 // Where rank j's output starts in the global sorted order.
 inline std::vector<std::int64_t> output_starts(balance b, const std::vector<std::int64_t>& sizes) {
   const std::size_t P = sizes.size();
@@ -296,15 +342,25 @@ auto sort_front(const communicator& comm, view<const K> keys, const view<const V
   part.values = {};
   stats.exchange_seconds = seconds_since(t0);
 
-  // 4. The runs received, sorted into one (stably: they came in rank order); one run is sorted
-  // already.
+  // 4. The runs received, made one (stably: they came in rank order); one run is sorted already.
+  // In host memory they are merged, adjacent pairs at a time; on a device, sorted by ak there.
   t0 = clock::now();
   agreed(comm, function, sig, [&] {
     if (runs <= 1) return;
-    if constexpr (with_values)
+    bool host = out_keys.memory().host_accessible();
+    if constexpr (with_values) host = host && out_values.memory().host_accessible();
+    if (host) {
+      std::vector<std::int64_t> bounds{0};
+      for (const std::int64_t c : recv_counts)
+        if (c != 0) bounds.push_back(bounds.back() + c);
+      W* v = nullptr;
+      if constexpr (with_values) v = out_values.data();
+      merge_runs(out_keys.data(), v, bounds, less);
+    } else if constexpr (with_values) {
       ak::sort_by_key(out_keys, out_values, local_order);
-    else
+    } else {
       ak::sort_inplace(out_keys, local_order);
+    }
   });
   stats.merge_seconds = seconds_since(t0);
   stats.elements_received = out_keys.size();
