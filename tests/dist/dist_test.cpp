@@ -663,6 +663,16 @@ TEST(DistErrors, RanksThatDisagreeGetADistErrorEverywhere) {
   } catch (const ak::dist_error& e) {
     EXPECT_NE(std::string(e.what()).find("ak::dist::sum"), std::string::npos) << e.what();
   }
+  // Another function on rank 1 (sortperm against sort): the same, before any other collective.
+  try {
+    if (me() == 1)
+      (void)ak::dist::sortperm(comm(), a);
+    else
+      (void)ak::dist::sort(comm(), a);
+    ADD_FAILURE() << "rank " << me() << ": no error";
+  } catch (const ak::dist_error& e) {
+    EXPECT_NE(std::string(e.what()).find("disagree"), std::string::npos) << e.what();
+  }
   EXPECT_EQ(ak::dist::sum(comm(), a), 12 * P());
 }
 

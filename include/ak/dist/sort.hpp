@@ -325,15 +325,15 @@ auto sort_front(const communicator& comm, view<const K> keys, const view<const V
     std::optional<on_host<W>> h;
     if constexpr (with_values) {
       v = prepare_landing<W>(comm, function, send_counts, recv_counts, values->memory());
-      h.emplace(std::as_const(part.values).view());
+      if (!keeps_all) h.emplace(std::as_const(part.values).view());  // else nothing to send
     }
     return std::tuple(std::move(k), std::move(v), std::move(h));
   });
   array<K> out_keys = exchange_into(comm, sorted, send_counts, recv_counts, std::move(key_landing));
   array<W> out_values;
   if constexpr (with_values)
-    out_values = exchange_into(comm, host_values->elements(), send_counts, recv_counts,
-                               std::move(value_landing));
+    out_values = exchange_into(comm, host_values ? host_values->elements() : std::span<const W>(),
+                               send_counts, recv_counts, std::move(value_landing));
   if (keeps_all) {
     out_keys = std::move(part.keys);
     if constexpr (with_values) out_values = std::move(part.values);
@@ -401,15 +401,20 @@ template <class Src, class By = identity, class Lt = isless>
 array<std::int64_t> sortperm(const communicator& comm, const Src& local,
                              const sort_options<By, Lt>& o = {}) {
   using K = ak::detail::element_t<const Src>;
+  const char* function = "ak::dist::sortperm";
   const view<const K> keys = ak::detail::as_const_view(local);
+  // The elements' global indices, made after an agreement round (so that ranks making other
+  // calls, or a bad part, fail on every rank before the offset's collective).
+  const std::uint64_t sig = detail::signature(function).add(typeid(K)).value();
+  detail::agreed(comm, function, sig, [&] { detail::check_local(function, "local", keys); });
   const std::int64_t first = offset(comm, keys);
-  std::vector<std::int64_t> index(static_cast<std::size_t>(std::max<std::int64_t>(0, keys.size())));
-  for (std::size_t i = 0; i < index.size(); ++i) index[i] = first + static_cast<std::int64_t>(i);
-  const array<std::int64_t> indices =
-      detail::from_host(std::span<const std::int64_t>(index), keys.memory());
+  const array<std::int64_t> indices = detail::agreed(comm, function, sig, [&] {
+    std::vector<std::int64_t> index(static_cast<std::size_t>(keys.size()));
+    for (std::size_t i = 0; i < index.size(); ++i) index[i] = first + static_cast<std::int64_t>(i);
+    return detail::from_host(std::span<const std::int64_t>(index), keys.memory());
+  });
   const view<const std::int64_t> v = indices.view();
-  return std::move(
-      detail::sort_front<K, std::int64_t>(comm, keys, &v, o, "ak::dist::sortperm").second);
+  return std::move(detail::sort_front<K, std::int64_t>(comm, keys, &v, o, function).second);
 }
 
 }  // namespace ak::dist
