@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "ak/core/digest.hpp"
 #include "ak/core/error.hpp"
 #include "ak/version.hpp"
 #include "registry.hpp"
@@ -195,11 +196,8 @@ constexpr const char* cache_format = "ak-tuning-cache-1";
 
 // A digest of every hook's fields and ranges: a cache written against other fields is stale.
 std::string schema_digest() {
-  std::uint64_t h = 0xcbf29ce484222325ULL;  // FNV-1a, 64 bits
-  auto add = [&](std::string_view text) {
-    for (const char c : text) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3ULL;
-    h = (h ^ 0xffu) * 0x100000001b3ULL;  // a separator no text contains
-  };
+  detail::fnv1a64 digest;
+  auto add = [&](std::string_view text) { digest.text(text); };
   for (const auto& hook : hook_schemas()) {
     add(hook.name);
     for (const auto& f : hook.fields) {
@@ -209,7 +207,7 @@ std::string schema_digest() {
     }
   }
   char text[17];
-  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(h));
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(digest.value()));
   return std::string("fnv1a64:") + text;
 }
 

@@ -115,10 +115,8 @@ std::vector<std::int64_t> find_splits(const communicator& comm, std::span<const 
   // Elements of this rank before c in the (key, rank, index) order.
   const auto before = [&](const candidate<T>& c) -> std::int64_t {
     if (c.rank == me) return c.index;
-    const T* p = c.rank > me ? std::upper_bound(sorted.data(), sorted.data() + n, c.key,
-                                                [&](const T& a, const T& b) { return less(a, b); })
-                             : std::lower_bound(sorted.data(), sorted.data() + n, c.key,
-                                                [&](const T& a, const T& b) { return less(a, b); });
+    const T* p = c.rank > me ? std::upper_bound(sorted.data(), sorted.data() + n, c.key, less)
+                             : std::lower_bound(sorted.data(), sorted.data() + n, c.key, less);
     return p - sorted.data();
   };
   while (std::any_of(open.begin(), open.end(), [](char o) { return o != 0; })) {

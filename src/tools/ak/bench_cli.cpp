@@ -1,12 +1,7 @@
 #include "bench_cli.hpp"
 
-#include <unistd.h>
-
-#include <cerrno>
 #include <charconv>
 #include <cmath>
-#include <cstring>
-#include <iostream>
 
 #include "ak/core/dtype.hpp"
 #include "programs.hpp"

@@ -22,6 +22,7 @@
 #include <sstream>
 
 #include "ak/ak.hpp"
+#include "ak/core/digest.hpp"
 #include "cache_switch.hpp"
 #include "random_inputs.hpp"
 #include "tune.hpp"
@@ -95,10 +96,8 @@ std::vector<T> host_data(std::int64_t n, T (*gen)(std::int64_t)) {
 template <class T>
 std::uint64_t digest_of(const ak::array<T>& a) {
   const std::vector<T> v = a.to_vector();
-  std::uint64_t h = 0xcbf29ce484222325ULL ^ v.size();
-  const auto* p = reinterpret_cast<const unsigned char*>(v.data());
-  for (std::size_t i = 0; i < v.size() * sizeof(T); ++i) h = (h ^ p[i]) * 0x100000001b3ULL;
-  return h;
+  const std::size_t n = v.size();
+  return ak::detail::fnv1a64().bytes(&n, sizeof n).bytes(v.data(), n * sizeof(T)).value();
 }
 
 template <class T>

@@ -4,7 +4,6 @@
 #pragma once
 
 #include <cstdint>
-#include <cstring>
 #include <exception>
 #include <optional>
 #include <span>
@@ -18,6 +17,7 @@
 #include "ak/algorithms/detail/arguments.hpp"
 #include "ak/algorithms/elementwise.hpp"
 #include "ak/core/array.hpp"
+#include "ak/core/digest.hpp"
 #include "ak/dist/communicator.hpp"
 
 namespace ak::dist::detail {
@@ -30,16 +30,15 @@ class signature {
  public:
   explicit signature(std::string_view function) { add(function); }
   signature& add(std::string_view s) {
-    for (unsigned char c : s) hash_ = (hash_ ^ c) * 1099511628211ull;
-    hash_ = (hash_ ^ 0xffu) * 1099511628211ull;
+    digest_.text(s);
     return *this;
   }
   signature& add(const std::type_info& t) { return add(std::string_view(t.name())); }
   signature& add(std::int64_t v) { return add(std::to_string(v)); }
-  std::uint64_t value() const noexcept { return hash_; }
+  std::uint64_t value() const noexcept { return digest_.value(); }
 
  private:
-  std::uint64_t hash_ = 14695981039346656037ull;
+  ak::detail::fnv1a64 digest_;
 };
 
 // Every rank says whether its part so far failed (and how) and which call it makes; then, on
