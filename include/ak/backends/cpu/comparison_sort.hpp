@@ -25,6 +25,7 @@
 
 #include "ak/backends/cpu/distribution.hpp"
 #include "ak/backends/cpu/parallel.hpp"
+#include "ak/kernel/merge_path.hpp"
 
 namespace ak::cpu {
 
@@ -49,22 +50,6 @@ void merge_into(const T* a, std::int64_t na, const T* b, std::int64_t nb, T* out
   while (a != ae && b != be) *out++ = less(*b, *a) ? *b++ : *a++;
   out = std::copy(a, ae, out);
   std::copy(b, be, out);
-}
-
-// How many of the first `diag` outputs of merging a and b come from a (merge-path co-rank),
-// consistent with merge_into's stability (ties from a first).
-template <class T, class Less>
-std::int64_t merge_path(const T* a, std::int64_t na, const T* b, std::int64_t nb, std::int64_t diag,
-                        const Less& less) {
-  std::int64_t lo = std::max<std::int64_t>(0, diag - nb), hi = std::min(diag, na);
-  while (lo < hi) {
-    const std::int64_t i = lo + (hi - lo) / 2;  // i from a, diag - i from b
-    if (!less(b[diag - i - 1], a[i]))
-      lo = i + 1;
-    else
-      hi = i;
-  }
-  return lo;
 }
 
 // Bottom-up merge passes over [0, n) of src/dst from runs of `width` to runs of at least
@@ -144,8 +129,8 @@ void merge_sort(T* data, T* tmp, std::int64_t n, std::int64_t grain, const Less&
       for (std::int64_t piece = 1; piece <= per_pair; ++piece) {
         const std::int64_t d = (na + nb) * piece / per_pair,
                            d_prev = (na + nb) * (piece - 1) / per_pair;
-        c[piece] = std::clamp(merge_path(src + i, na, src + i + na, nb, d, less), c[piece - 1],
-                              c[piece - 1] + (d - d_prev));
+        c[piece] = std::clamp(kernel::merge_corank(src + i, na, src + i + na, nb, d, less),
+                              c[piece - 1], c[piece - 1] + (d - d_prev));
       }
     }
     parallel_tasks(pairs * per_pair, [&](std::int64_t task) {

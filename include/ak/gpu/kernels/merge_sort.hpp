@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include "ak/kernel/kernel.hpp"
+#include "ak/kernel/merge_path.hpp"
 
 namespace ak::gpu::kernels {
 
@@ -54,23 +55,13 @@ struct merge_pass_kernel {
     const std::int64_t a0 = pair, a1 = pair + width < n ? pair + width : n;
     const std::int64_t b0 = a1, b1 = pair + 2 * width < n ? pair + 2 * width : n;
     const std::int64_t na = a1 - a0, nb = b1 - b0;
-    const std::int64_t d = o - pair;
-    std::int64_t lo = d - nb > 0 ? d - nb : 0, hi = d < na ? d : na;
-    while (lo < hi) {
-      const std::int64_t mid = (lo + hi) / 2;
-      if (!lt(keys_in[b0 + d - 1 - mid], keys_in[a0 + mid]))
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-    std::int64_t i = a0 + lo, j = b0 + (d - lo);
     const std::int64_t end = o + items_per_thread < n ? o + items_per_thread : n;
-    for (std::int64_t k = o; k < end; ++k) {
-      const bool take_a = i < a1 && (j >= b1 || !lt(keys_in[j], keys_in[i]));
-      const std::int64_t src = take_a ? i++ : j++;
-      keys_out[k] = keys_in[src];
-      if (values_in) values_out[k] = values_in[src];
-    }
+    kernel::merge_range(keys_in + a0, na, keys_in + b0, nb, o - pair, end - pair, lt,
+                        [&](std::int64_t k, bool from_a, std::int64_t at) {
+                          const std::int64_t src = (from_a ? a0 : b0) + at;
+                          keys_out[pair + k] = keys_in[src];
+                          if (values_in) values_out[pair + k] = values_in[src];
+                        });
   }
 };
 
