@@ -32,6 +32,7 @@ GROUPS = OrderedDict(
             "select",
             ["findall", "copy_if", "partition", "unique", "run_length_encode", "findmin", "histogram"],
         ),
+        ("keyed", ["reduce_by_key", "accumulate_by_key", "merge", "partialsort"]),
     ]
 )
 PEER_ORDER = [

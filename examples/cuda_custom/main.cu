@@ -1,5 +1,6 @@
 // Custom types, operators and lambdas on a CUDA device: sorting particles by a comparator of
-// your own, reducing them with an operator of your own, and mapping a __host__ __device__ lambda.
+// your own, reducing them with an operator of your own, mapping a __host__ __device__ lambda, then
+// counting them per energy with reduce_by_key, merging sorted arrays and taking the ten largest.
 // Each result is checked against the std algorithms on the host. Without a CUDA device (or
 // driver) it says so and exits 0.
 #include <algorithm>
@@ -66,6 +67,24 @@ int main() {
       e, [] __host__ __device__(const particle& x) { return x.energy * 0.5f; }, p);
   const std::vector<float> halves = e.to_vector();
   for (int i = 0; i < n && ok; ++i) ok = halves[i] == want[i].energy * 0.5f;
+
+  // How many particles have each energy: the runs of equal (halved) energies, counted by
+  // reduce_by_key; and the halves merged with themselves, in descending order.
+  const ak::array<int> ones(std::vector<int>(n, 1), gpu);
+  const auto [levels, counts] = ak::reduce_by_key(e, ones, ak::plus{});
+  const std::vector<float> lv = levels.to_vector();
+  const std::vector<int> cv = counts.to_vector();
+  for (std::size_t r = 0, at = 0; r < lv.size() && ok; at += cv[r], ++r)
+    ok = at + cv[r] <= static_cast<std::size_t>(n) && halves[at] == lv[r] &&
+         std::count(halves.begin(), halves.end(), lv[r]) == cv[r];
+  const std::vector<float> merged = ak::merge(e, e, {.rev = true}).to_vector();
+  std::vector<float> want_merged(2 * static_cast<std::size_t>(n));
+  std::merge(halves.begin(), halves.end(), halves.begin(), halves.end(), want_merged.begin(),
+             [](float a, float b) { return b < a; });
+  ok = ok && merged == want_merged;
+  // The ten largest halves, largest first.
+  const std::vector<float> top = ak::partialsort(e, 10, {.rev = true}).to_vector();
+  ok = ok && top.size() == 10 && std::equal(top.begin(), top.end(), halves.begin());
 
   std::printf("sorted %d particles by energy (highest %.0f, id %d), total energy %.0f: %s\n", n,
               got[0].energy, got[0].id, total.energy, ok ? "matches std" : "MISMATCH");

@@ -1,6 +1,7 @@
 // Lengths past 2^31 (DESIGN.md section 6: sizes and indices are 64-bit; every algorithm works
-// at lengths past 2^31): reduce, count, accumulate, select, histogram and sort an int8 array of
-// 2^31 + 17 elements on cpu (about 4.3 GB at the peak: the array plus one more of its size), and
+// at lengths past 2^31): reduce, count, accumulate, select, histogram, sort, the keyed and
+// segmented reductions and scans, partialsort and merge on an int8 array of 2^31 + 17 elements on
+// cpu (about 4.3 GB at the peak: the array plus one more of its size), and
 // the GPU algorithms that take one pass on sim:0 (LargeOnSim). CTest label `large`.
 #include "test_support.hpp"
 
@@ -135,6 +136,41 @@ TEST(Large, Int8PastTwoToThe31) {
   ASSERT_EQ(values.size(), distinct);
   for (i64 k = 0; k < values.size(); ++k)
     EXPECT_EQ(lengths.data()[k], ref.count(values.data()[k])) << "run of " << int{values.data()[k]};
+
+  // Keyed and segmented: over the runs of the sorted array, each value's sum (value x count, in
+  // int64) by reduce_by_key and by reduce over offsets (one segment per value, empty ones
+  // included); the running sums in int8 (wrapping) by accumulate_by_key, checked at each run's
+  // end.
+  {
+    auto [keys, sums] = ak::reduce_by_key(a, a, ak::plus{}, ak::segment_options<i64>{});
+    ASSERT_EQ(keys.size(), distinct);
+    for (i64 k = 0; k < keys.size(); ++k)
+      EXPECT_EQ(sums.data()[k], keys.data()[k] * ref.count(keys.data()[k]))
+          << "reduce_by_key of " << int{keys.data()[k]};
+    std::vector<i64> offsets{0};
+    for (int v = -128; v < 128; ++v) offsets.push_back(offsets.back() + ref.count(v));
+    const ak::array<i64> seg =
+        ak::reduce(a, ak::plus{}, ak::offsets{offsets}, ak::segment_options<i64>{.init = 0});
+    for (int v = -128; v < 128; ++v)
+      ASSERT_EQ(seg.data()[v + 128], v * ref.count(v)) << "segment of " << v;
+    const ak::array<std::int8_t> running = ak::accumulate_by_key(a, a, ak::plus{});
+    for (int v = -128; v < 128; ++v) {
+      if (ref.count(v) == 0) continue;
+      ASSERT_EQ(running.data()[ref.first_of(v) + ref.count(v) - 1],
+                static_cast<std::int8_t>(v * ref.count(v)))
+          << "accumulate_by_key at the end of the run of " << v;
+    }
+  }
+  // The 100 smallest; and the two halves of the sorted array merged back into it (2^31 + 17
+  // outputs, the split past 2^30 into each half).
+  EXPECT_EQ(ak::partialsort(a, 100).to_vector(), std::vector<std::int8_t>(p, p + 100));
+  {
+    const ak::array<std::int8_t> m =
+        ak::merge(a.view().slice(0, 0, n / 2), a.view().slice(0, n / 2, n));
+    ASSERT_EQ(m.size(), n);
+    EXPECT_EQ(std::memcmp(m.data(), p, static_cast<std::size_t>(n)), 0)
+        << "merge of the sorted halves differs from the sorted array";
+  }
 }
 
 // The same length on sim:0, through the public functions, whose GPU kernels index with 64-bit

@@ -94,6 +94,8 @@ ak/gpu/search.hpp field-value \] \.items_per_thread = 1 \|
   the kernel handles one query per work-item by construction, whatever the tuning
 ak/gpu/sort.hpp field-value \] \.items_per_thread = 1 \|
   the kernel handles one element per work-item by construction, whatever the tuning
+ak/algorithms/merge.hpp field-value \] \.items_per_thread = 1 \|
+  each work-item merges one chunk of outputs by construction; items_per_thread is the chunk
 ak/runtime/device.hpp field-default \] std::int64_t sub_group_width = 0 \|
   a fact of the device in device_info (0: none known), a capability, not a tuning
 ak/runtime/backend_defaults.hpp register = host_->register_tuning_default\(host_->context, &e\);$

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
@@ -201,6 +202,33 @@ TEST(AkCli, BenchOpsListWithAllRunsOnlyTheNamedOps) {
   for (const auto& row : rows)
     if (row["impl"] != "bandwidth") ops.insert(row["op"].get<std::string>());
   EXPECT_EQ(ops, (std::set<std::string>{"any", "all"}));
+}
+
+// The keyed ops and merge, each checked against its peers (a mismatch fails the command): TBB
+// always, Thrust's TBB backend and std::merge(par) where this build has them.
+TEST(AkCli, BenchKeyedOpsAgreeWithTheirPeers) {
+  const std::string path =
+      ::testing::TempDir() + "ak_bench_keyed_" + std::to_string(::getpid()) + ".json";
+  auto r = run_ak(
+      "bench --ops reduce_by_key,accumulate_by_key,merge,partialsort --dtypes int64 "
+      "--n 100003 "
+      "--json '" +
+          path + "'",
+      clean);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::ifstream in(path);
+  ASSERT_TRUE(in) << path;
+  const auto rows = nlohmann::json::parse(in);
+  std::remove(path.c_str());
+  std::map<std::string, int> peers;  // op -> peers checked
+  for (const auto& row : rows) {
+    if (row["impl"] == "bandwidth" || row["impl"] == "ak") continue;
+    EXPECT_EQ(row["check"], "ok") << row.dump();
+    ++peers[row["op"].get<std::string>()];
+  }
+  EXPECT_GE(peers["reduce_by_key"], 1) << r.output;  // tbb
+  EXPECT_GE(peers["accumulate_by_key"], 1) << r.output;
+  EXPECT_GE(peers["merge"], 1) << r.output;  // std::merge(par) or thrust
 }
 
 TEST(AkCli, BenchRejectsBadArguments) {

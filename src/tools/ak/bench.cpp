@@ -400,6 +400,7 @@ std::vector<op_spec> all_ops() {
   add_custom_sort_ops(ops);
   add_sort_key_ops(ops);
   add_select_ops(ops);
+  add_keyed_ops(ops);
   // In the order of the table, the one list of op names (bench_cli.cpp), which must name each.
   const std::vector<std::string>& order = bench_op_names();
   for (const op_spec& o : ops)
@@ -595,7 +596,10 @@ int run_bench(const bench_options& o) {
          "written once; searchsorted: queries read + int64 results written; findall, copy_if, "
          "unique, run_length_encode: the input read + what is selected written (int64 "
          "indices, elements, int64 lengths); partition: the input read and written once; "
-         "findmin, histogram: the input once.\n";
+         "findmin, histogram: the input once; reduce_by_key: int64 keys and values read, a "
+         "quarter of both written (one run per four elements); accumulate_by_key: keys and "
+         "values read, values written; merge: the inputs read and the output written once; "
+         "partialsort: the input once.\n";
 
   const std::int64_t l3 = device("cpu").info().l3_cache_bytes;
   bool in_cache = false;

@@ -32,6 +32,10 @@ const std::vector<std::string>& bench_op_names() {
                                               "run_length_encode",
                                               "findmin",
                                               "histogram",
+                                              "reduce_by_key",
+                                              "accumulate_by_key",
+                                              "merge",
+                                              "partialsort",
                                               "sum_dims0",
                                               "sum_dims1"};
   return names;

@@ -145,3 +145,36 @@ template void
 ak_nvcc_check::instantiate<akgk::histogram_kernel<std::int16_t, akd::even_bin<std::int16_t>>>();
 template void ak_nvcc_check::instantiate<akgk::histogram_kernel<float, akd::even_bin<float>>>();
 template void ak_nvcc_check::instantiate<akgk::histogram_kernel<double, akd::edge_bin<double>>>();
+
+// Keyed and segmented reductions and scans (the segmented scan of items and the loops around
+// it), and merge path, with the bodies of the algorithms layer.
+#include "ak/algorithms/detail/keyed_common.hpp"
+#include "ak/algorithms/detail/merge_common.hpp"
+#include "ak/algorithms/options.hpp"
+template void ak_nvcc_check::instantiate<
+    akgk::scan_kernel<akd::segment_item<double>, akd::segmented_op<ak_nvcc_check_gpu::plus>>>();
+template void ak_nvcc_check::instantiate<akgk::scan_kernel<
+    akd::segment_item<std::int32_t>, akd::segmented_op<ak_nvcc_check_gpu::minimum>>>();
+template void ak_nvcc_check::instantiate<akgk::foreach_kernel<akd::store_items<
+    double, akd::item_load<float, double, akd::run_head_flag<std::int64_t, ak::isequal>>>>>();
+template void ak_nvcc_check::instantiate<akgk::foreach_kernel<
+    akd::finish_items<double, akd::scan_finish<double, ak_nvcc_check_gpu::plus>>>>();
+template void ak_nvcc_check::instantiate<akgk::foreach_kernel<
+    akd::finish_items<std::int64_t, akd::run_finish<float, std::int64_t, ak_nvcc_check_gpu::plus,
+                                                    akd::run_head_flag<float, ak::isequal>>>>>();
+template void ak_nvcc_check::instantiate<akgk::foreach_kernel<
+    akd::finish_items<float, akd::segment_finish<float, ak_nvcc_check_gpu::minimum>>>>();
+template void ak_nvcc_check::instantiate<akgk::foreach_kernel<akd::empty_segments<float>>>();
+template void ak_nvcc_check::instantiate<akgk::foreach_kernel<akd::mark_heads>>();
+template void ak_nvcc_check::instantiate<akgk::foreach_kernel<akd::clear_flags>>();
+template void ak_nvcc_check::instantiate<
+    akgk::reduce_kernel<std::int64_t, akgk::load_flag<akd::offsets_descend>, akgk::sum_op>>();
+template void ak_nvcc_check::instantiate<akgk::foreach_kernel<
+    akd::merge_chunks<double, std::int64_t, akd::sort_less<ak::identity, ak::isless>>>>();
+template void ak_nvcc_check::instantiate<akgk::foreach_kernel<
+    akd::merge_chunks<std::int8_t, std::int8_t, akd::sort_less<ak::identity, ak::isless>>>>();
+// partialsort's selection by a threshold (then ak's sorts, above).
+#include "ak/algorithms/partial_sort.hpp"
+template void ak_nvcc_check::instantiate<akgk::select_write_kernel<
+    akd::pred_flag<float, akd::not_after<float, akd::sort_less<ak::identity, ak::isless>>>,
+    akd::write_index>>();

@@ -1,0 +1,298 @@
+// `ak bench` ops of the keyed family, merge and partialsort: reduce_by_key and accumulate_by_key
+// (sums of values over runs of int64 keys, four keys per run on average), merge (two sorted
+// halves) and partialsort (the 100 smallest, sorted). Peers: Thrust's TBB backend (Debian's
+// libthrust-dev) where it is found, oneTBB as a user would write it, and the std algorithms with
+// std::execution::par.
+#include <tbb/parallel_scan.h>
+
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+#ifdef AK_BENCH_HAVE_THRUST
+#include <thrust/merge.h>
+#include <thrust/reduce.h>
+#include <thrust/scan.h>
+#include <thrust/system/tbb/execution_policy.h>
+#endif
+
+#include "ak/ak.hpp"
+#include "bench.hpp"
+
+namespace ak::tool::bench {
+
+namespace {
+
+using range = tbb::blocked_range<std::int64_t>;
+constexpr std::int64_t tbb_grain = 1 << 14;
+
+// Runs of 1 to 7 equal int64 keys (4 on average), each run's key random.
+void fill_key_runs(std::int64_t* k, std::int64_t n, std::uint64_t seed) {
+  std::int64_t i = 0, run = 0;
+  while (i < n) {
+    const std::uint64_t h =
+        hash64(seed ^ (static_cast<std::uint64_t>(run++) * 0x9e3779b97f4a7c15ULL));
+    const std::int64_t len = std::min<std::int64_t>(n - i, 1 + static_cast<std::int64_t>(h % 7));
+    std::fill(k + i, k + i + len, static_cast<std::int64_t>(h >> 8));
+    i += len;
+  }
+}
+
+// What an impl produced: keys and values, and how many.
+template <class T>
+struct keyed_out {
+  std::shared_ptr<std::int64_t[]> keys;
+  std::shared_ptr<T[]> values;
+  std::int64_t count = 0;
+};
+
+template <class T>
+bench_case keyed_case(const std::string& op, std::int64_t n) {
+  auto keys = make_buffer<std::int64_t>(n);
+  auto vals = make_buffer<T>(n);
+  fill_key_runs(keys.get(), n, 21);
+  // Small integers (-3..3) for every dtype: every sum is exact, whatever its order.
+  parallel_fill(vals.get(), n, [](std::int64_t i) {
+    return static_cast<T>(
+        static_cast<int>(hash64(22 ^ (static_cast<std::uint64_t>(i) * 0x2545f4914f6cdd1dULL)) % 7) -
+        3);
+  });
+  const std::int64_t* k = keys.get();
+  const T* v = vals.get();
+  const ak::view<const std::int64_t> kv(k, ak::shape{n});
+  const ak::view<const T> vv(v, ak::shape{n});
+  auto got = std::make_shared<keyed_out<T>>();
+  auto want = std::make_shared<keyed_out<T>>();
+  const bool reduce = op == "reduce_by_key";
+  bench_case c;
+  c.op = op;
+  c.elements = n;
+  c.writes = true;
+  auto fresh = [want, n] {
+    want->keys = make_buffer<std::int64_t>(n);
+    want->values = make_buffer<T>(n);
+  };
+  auto check = [got, want, reduce] {
+    if (got->count != want->count)
+      return "count: ak " + std::to_string(got->count) + ", peer " + std::to_string(want->count);
+    if (reduce) {
+      std::string d = compare_exact(got->keys.get(), want->keys.get(), got->count);
+      if (!d.empty()) return d;
+    }
+    return compare_exact(got->values.get(), want->values.get(), got->count);
+  };
+  auto peer = [&](const char* name, auto run) {
+    c.peers.push_back({name, fresh, [keys, vals, want, run] { want->count = run(*want); }, check});
+  };
+  if (reduce) {
+    c.bytes =
+        static_cast<double>(n) * (8 + sizeof(T)) + static_cast<double>(n) / 4 * (8 + sizeof(T));
+    c.note =
+        "sums over runs of 1-7 equal int64 keys: ak::reduce_by_key(keys, values, plus); "
+        "thrust::reduce_by_key(tbb); tbb::parallel_scan of run heads, then a loop per run";
+    c.ak = {"ak",
+            {},
+            [keys, vals, kv, vv, got] {
+              auto [rk, rv] = ak::reduce_by_key(kv, vv, ak::plus{});
+              auto hk = std::make_shared<ak::array<std::int64_t>>(std::move(rk));
+              auto hv = std::make_shared<ak::array<T>>(std::move(rv));
+              got->count = hk->size();
+              got->keys = std::shared_ptr<std::int64_t[]>(hk, hk->data());
+              got->values = std::shared_ptr<T[]>(hv, hv->data());
+            },
+            {}};
+#ifdef AK_BENCH_HAVE_THRUST
+    peer(thrust_tbb, [k, v, n](keyed_out<T>& o) {
+      auto ends =
+          thrust::reduce_by_key(thrust::tbb::par, k, k + n, v, o.keys.get(), o.values.get());
+      return static_cast<std::int64_t>(ends.first - o.keys.get());
+    });
+#endif
+    peer(tbb_peer, [k, v, n](keyed_out<T>& o) {
+      auto starts = make_buffer<std::int64_t>(n);
+      std::int64_t* st = starts.get();
+      std::int64_t* ok = o.keys.get();
+      const std::int64_t runs = tbb::parallel_scan(
+          range(0, n, tbb_grain), std::int64_t{0},
+          [&](const range& r, std::int64_t sum, bool final) {
+            for (std::int64_t i = r.begin(); i < r.end(); ++i) {
+              const bool head = i == 0 || k[i - 1] != k[i];
+              if (final && head) {
+                st[sum] = i;
+                ok[sum] = k[i];
+              }
+              sum += head ? 1 : 0;
+            }
+            return sum;
+          },
+          [](std::int64_t a, std::int64_t b) { return a + b; });
+      T* ov = o.values.get();
+      tbb::parallel_for(range(0, runs, tbb_grain), [&](const range& r) {
+        for (std::int64_t j = r.begin(); j < r.end(); ++j) {
+          const std::int64_t e = j + 1 < runs ? st[j + 1] : n;
+          T s = v[st[j]];
+          for (std::int64_t i = st[j] + 1; i < e; ++i) s = static_cast<T>(s + v[i]);
+          ov[j] = s;
+        }
+      });
+      return runs;
+    });
+  } else {
+    c.bytes = static_cast<double>(n) * (8 + 2 * sizeof(T));
+    c.note =
+        "inclusive sums restarting at each run of 1-7 equal int64 keys: "
+        "ak::accumulate_by_key(keys, values, plus); thrust::inclusive_scan_by_key(tbb); "
+        "tbb::parallel_scan of (starts a run, sum) pairs";
+    c.ak = {"ak",
+            {},
+            [keys, vals, kv, vv, got] {
+              auto out = std::make_shared<ak::array<T>>(ak::accumulate_by_key(kv, vv, ak::plus{}));
+              got->count = out->size();
+              got->values = std::shared_ptr<T[]>(out, out->data());
+            },
+            {}};
+#ifdef AK_BENCH_HAVE_THRUST
+    peer(thrust_tbb, [k, v, n](keyed_out<T>& o) {
+      thrust::inclusive_scan_by_key(thrust::tbb::par, k, k + n, v, o.values.get());
+      return n;
+    });
+#endif
+    peer(tbb_peer, [k, v, n](keyed_out<T>& o) {
+      using part = std::pair<bool, T>;  // (a run starts in it, the sum since the last start)
+      T* out = o.values.get();
+      tbb::parallel_scan(
+          range(0, n, tbb_grain), part{false, T(0)},
+          [&](const range& r, part p, bool final) {
+            for (std::int64_t i = r.begin(); i < r.end(); ++i) {
+              const bool head = i == 0 || k[i - 1] != k[i];
+              p = head ? part{true, v[i]} : part{p.first, static_cast<T>(p.second + v[i])};
+              if (final) out[i] = p.second;
+            }
+            return p;
+          },
+          [](const part& a, const part& b) {
+            return b.first ? b : part{a.first, static_cast<T>(a.second + b.second)};
+          });
+      return n;
+    });
+  }
+  return c;
+}
+
+// merge: two sorted halves of random keys into one array.
+template <class T>
+bench_case merge_case(std::int64_t n) {
+  const std::int64_t na = n / 2, nb = n - n / 2;
+  auto a = make_buffer<T>(na);
+  auto b = make_buffer<T>(nb);
+  fill_keys(a.get(), na, 31);
+  fill_keys(b.get(), nb, 32);
+  ak::sort_inplace(ak::view<T>(a.get(), ak::shape{na}));
+  ak::sort_inplace(ak::view<T>(b.get(), ak::shape{nb}));
+  const T* pa = a.get();
+  const T* pb = b.get();
+  auto got = std::make_shared<std::shared_ptr<T[]>>();
+  auto want = std::make_shared<std::shared_ptr<T[]>>();
+  bench_case c;
+  c.op = "merge";
+  c.elements = n;
+  c.writes = true;
+  c.bytes = 2.0 * static_cast<double>(n) * sizeof(T);
+  c.note =
+      "two sorted halves of random keys (ak's order; no NaN among them): ak::merge(a, b); "
+      "std::merge(par); thrust::merge(tbb)";
+  c.ak = {"ak",
+          {},
+          [a, b, pa, pb, na, nb, got] {
+            auto m = std::make_shared<ak::array<T>>(ak::merge(
+                ak::view<const T>(pa, ak::shape{na}), ak::view<const T>(pb, ak::shape{nb})));
+            *got = std::shared_ptr<T[]>(m, m->data());
+          },
+          {}};
+  auto fresh = [want, n] { *want = make_buffer<T>(n); };
+  auto check = [got, want, n] { return compare_exact(got->get(), want->get(), n); };
+  if (have_std_par)
+    c.peers.push_back({std_par, fresh,
+                       [a, b, pa, pb, na, nb, want] {
+                         std::merge(AK_BENCH_PAR pa, pa + na, pb, pb + nb, want->get());
+                       },
+                       check});
+#ifdef AK_BENCH_HAVE_THRUST
+  c.peers.push_back({thrust_tbb, fresh,
+                     [a, b, pa, pb, na, nb, want] {
+                       thrust::merge(thrust::tbb::par, pa, pa + na, pb, pb + nb, want->get());
+                     },
+                     check});
+#endif
+  return c;
+}
+
+// partialsort: the 100 smallest of random keys, sorted.
+template <class T>
+bench_case partialsort_case(std::int64_t n) {
+  const std::int64_t k = std::min<std::int64_t>(100, n);
+  auto x = make_buffer<T>(n);
+  fill_keys(x.get(), n, 41);
+  const T* p = x.get();
+  auto got = std::make_shared<std::vector<T>>();
+  auto want = std::make_shared<std::vector<T>>();
+  auto work = std::make_shared<std::vector<T>>();
+  bench_case c;
+  c.op = "partialsort";
+  c.elements = n;
+  c.bytes = static_cast<double>(n) * sizeof(T);
+  c.note =
+      "the 100 smallest of random keys, sorted: ak::partialsort(v, 100); on a copy made before "
+      "each run, std::partial_sort(par), and std::nth_element(par) then std::sort of the 100";
+  c.ak = {"ak",
+          {},
+          [x, p, n, k, got] {
+            *got = ak::partialsort(ak::view<const T>(p, ak::shape{n}), k).to_vector();
+          },
+          {}};
+  auto fresh = [work, p, n] { work->assign(p, p + n); };
+  auto check = [got, want, k] { return compare_exact(got->data(), want->data(), k); };
+  if (have_std_par) {
+    c.peers.push_back({std::string(std_par) + " partial_sort", fresh,
+                       [x, work, want, k] {
+                         std::partial_sort(AK_BENCH_PAR work->begin(), work->begin() + k,
+                                           work->end());
+                         want->assign(work->begin(), work->begin() + k);
+                       },
+                       check});
+    c.peers.push_back({std::string(std_par) + " nth_element", fresh,
+                       [x, work, want, k] {
+                         std::nth_element(AK_BENCH_PAR work->begin(), work->begin() + (k - 1),
+                                          work->end());
+                         std::sort(work->begin(), work->begin() + k);
+                         want->assign(work->begin(), work->begin() + k);
+                       },
+                       check});
+  }
+  return c;
+}
+
+}  // namespace
+
+void add_keyed_ops(std::vector<op_spec>& ops) {
+  const std::vector<dtype> ints_and_floats{dtype::int64, dtype::float64};
+  auto keyed_maker = []<class T>(const std::string& op, std::int64_t n) {
+    return keyed_case<T>(op, n);
+  };
+  for (const char* op : {"reduce_by_key", "accumulate_by_key"})
+    ops.push_back({op, "keyed", ints_and_floats, builder(op, keyed_maker)});
+  ops.push_back({"merge",
+                 "keyed",
+                 {dtype::int64, dtype::float32},
+                 builder("merge", []<class T>(const std::string&, std::int64_t n) {
+                   return merge_case<T>(n);
+                 })});
+  ops.push_back({"partialsort",
+                 "keyed",
+                 {dtype::float32, dtype::int64},
+                 builder("partialsort", []<class T>(const std::string&, std::int64_t n) {
+                   return partialsort_case<T>(n);
+                 })});
+}
+
+}  // namespace ak::tool::bench
