@@ -6,6 +6,7 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_reduce.h>
+#include <tbb/parallel_scan.h>
 
 #include <algorithm>
 #include <cmath>
@@ -201,6 +202,25 @@ void fill_small(T* p, std::int64_t n, std::uint64_t seed) {
   parallel_fill(p, n, [seed](std::int64_t i) {
     return random_small<T>(hash64(seed ^ (static_cast<std::uint64_t>(i) * 0x2545f4914f6cdd1dULL)));
   });
+}
+
+// The TBB form of a selection, as a user would write it (the selection and keyed ops' peers): a
+// parallel_scan of the selected count, whose final pass calls write(i, rank, selected). Returns
+// the count.
+template <class Flag, class Write>
+std::int64_t tbb_select(std::int64_t n, const Flag& flag, const Write& write) {
+  using range = tbb::blocked_range<std::int64_t>;
+  return tbb::parallel_scan(
+      range(0, n, 1 << 14), std::int64_t{0},
+      [&](const range& r, std::int64_t sum, bool final) {
+        for (std::int64_t i = r.begin(); i < r.end(); ++i) {
+          const bool s = flag(i);
+          if (final) write(i, sum, s);
+          sum += s ? 1 : 0;
+        }
+        return sum;
+      },
+      [](std::int64_t a, std::int64_t b) { return a + b; });
 }
 
 // ---- checks -----------------------------------------------------------------------------------

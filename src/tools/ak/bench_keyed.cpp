@@ -112,20 +112,14 @@ bench_case keyed_case(const std::string& op, std::int64_t n) {
       auto starts = make_buffer<std::int64_t>(n);
       std::int64_t* st = starts.get();
       std::int64_t* ok = o.keys.get();
-      const std::int64_t runs = tbb::parallel_scan(
-          range(0, n, tbb_grain), std::int64_t{0},
-          [&](const range& r, std::int64_t sum, bool final) {
-            for (std::int64_t i = r.begin(); i < r.end(); ++i) {
-              const bool head = i == 0 || k[i - 1] != k[i];
-              if (final && head) {
-                st[sum] = i;
-                ok[sum] = k[i];
-              }
-              sum += head ? 1 : 0;
+      const std::int64_t runs = tbb_select(
+          n, [k](std::int64_t i) { return i == 0 || k[i - 1] != k[i]; },
+          [st, ok, k](std::int64_t i, std::int64_t r, bool head) {
+            if (head) {
+              st[r] = i;
+              ok[r] = k[i];
             }
-            return sum;
-          },
-          [](std::int64_t a, std::int64_t b) { return a + b; });
+          });
       T* ov = o.values.get();
       tbb::parallel_for(range(0, runs, tbb_grain), [&](const range& r) {
         for (std::int64_t j = r.begin(); j < r.end(); ++j) {

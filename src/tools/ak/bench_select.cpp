@@ -3,8 +3,6 @@
 // Peers: std::execution::par where the standard has the algorithm, oneTBB as a user would write
 // it (a parallel_scan of the selected count, writing in its final pass; a parallel_reduce), and
 // Thrust's TBB backend (Debian's libthrust-dev) where it is found.
-#include <tbb/parallel_scan.h>
-
 #include <algorithm>
 #include <array>
 #include <limits>
@@ -38,23 +36,6 @@ template <class T>
 struct positive {  // about half of the keys
   bool operator()(const T& x) const { return x > T(0); }
 };
-
-// The TBB form of a selection: a parallel_scan of the selected count, whose final pass calls
-// write(i, rank, selected). Returns the count.
-template <class Flag, class Write>
-std::int64_t tbb_select(std::int64_t n, const Flag& flag, const Write& write) {
-  return tbb::parallel_scan(
-      range(0, n, tbb_grain), std::int64_t{0},
-      [&](const range& r, std::int64_t sum, bool final) {
-        for (std::int64_t i = r.begin(); i < r.end(); ++i) {
-          const bool s = flag(i);
-          if (final) write(i, sum, s);
-          sum += s ? 1 : 0;
-        }
-        return sum;
-      },
-      [](std::int64_t a, std::int64_t b) { return a + b; });
-}
 
 // The elements whose flag(i) holds, in order, into o (TBB's copy_if and unique).
 template <class T, class Flag>
