@@ -62,10 +62,13 @@ struct segment_options {
 // must outlive the call.
 class offsets {
  public:
+  // clang-format 14 mangles C++20 requires-clauses:
+  // clang-format off
   template <class A>
-  requires detail::array_like<A> offsets(
-      const A& a)  // NOLINT(google-explicit-constructor): ak::offsets{o} reads well
+    requires detail::array_like<A>
+  offsets(const A& a)  // NOLINT(google-explicit-constructor): ak::offsets{o} reads well
       : v_(detail::as_const_view(a)) {
+    // clang-format on
     static_assert(std::is_same_v<detail::element_t<const A>, std::int64_t>,
                   "ak::offsets: the offsets must be an array of std::int64_t");
   }
