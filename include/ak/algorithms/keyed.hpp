@@ -169,17 +169,6 @@ array<R> accumulate_by_key_front(view<const K> k, view<const V> v, const Op& op,
   });
 }
 
-// One element of device memory, read on the host.
-template <class T>
-T element_on_host(const T* p, const memory_space& m) {
-  T x{};
-  if (m.host_accessible())
-    x = *p;
-  else
-    m.copy_to_host(&x, p, sizeof(T));
-  return x;
-}
-
 // The offsets checked against n elements (1-d, m + 1 >= 1 values, o[0] == 0, o[m] == n, never
 // decreasing) and packed; their number of segments is size() - 1.
 template <class S>
@@ -192,8 +181,8 @@ auto checked_offsets(const S& s, const device& dev, const offsets& seg, std::int
     throw argument_error(function, "offsets", "m + 1 >= 1 values (CSR offsets)", "none");
   auto d = s.dense_of(o);
   const std::int64_t m = o.size() - 1;
-  const std::int64_t first = element_on_host(d.data(), s.memory());
-  const std::int64_t last = element_on_host(d.data() + m, s.memory());
+  const std::int64_t first = gpu::detail::read_one(dev, d.data());
+  const std::int64_t last = gpu::detail::read_one(dev, d.data() + m);
   if (first != 0)
     throw argument_error(function, "offsets", "offsets[0] == 0", std::to_string(first));
   if (last != n)
@@ -210,7 +199,7 @@ template <class S>
 array<std::uint8_t> segment_heads(const S& s, const std::int64_t* o, std::int64_t m,
                                   std::int64_t n) {
   array<std::uint8_t> heads(shape{n}, s.memory());
-  s.for_each(n, clear_flags{heads.data()});
+  s.for_each(n, gpu::kernels::fill_body<std::uint8_t>{heads.data(), 0});
   s.for_each(m, mark_heads{o, heads.data()});
   return heads;
 }

@@ -166,7 +166,6 @@ template void ak_nvcc_check::instantiate<akgk::foreach_kernel<
     akd::finish_items<float, akd::segment_finish<float, ak_nvcc_check_gpu::minimum>>>>();
 template void ak_nvcc_check::instantiate<akgk::foreach_kernel<akd::empty_segments<float>>>();
 template void ak_nvcc_check::instantiate<akgk::foreach_kernel<akd::mark_heads>>();
-template void ak_nvcc_check::instantiate<akgk::foreach_kernel<akd::clear_flags>>();
 template void ak_nvcc_check::instantiate<
     akgk::reduce_kernel<std::int64_t, akgk::load_flag<akd::offsets_descend>, akgk::sum_op>>();
 template void ak_nvcc_check::instantiate<akgk::foreach_kernel<

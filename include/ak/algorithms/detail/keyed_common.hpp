@@ -164,14 +164,8 @@ struct finish_items {
 
 // ---- segment starts from offsets --------------------------------------------------------------
 
-// flags[i] = 0 (the body of a loop that clears segment heads before mark_heads).
-struct clear_flags {
-  std::uint8_t* flags;
-  AK_KERNEL_FN void operator()(std::int64_t i) const { flags[i] = 0; }
-};
-
 // The first index of each segment given by offsets (o[s] < o[s + 1]; empty segments start
-// nothing): heads[o[s]] = 1 (the body of a loop over the m segments; heads starts zeroed).
+// nothing): heads[o[s]] = 1 (the body of a loop over the m segments, after one that zeroes heads).
 struct mark_heads {
   const std::int64_t* offsets;
   std::uint8_t* heads;
