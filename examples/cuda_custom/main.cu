@@ -1,6 +1,7 @@
 // Custom types, operators and lambdas on a CUDA device: sorting particles by a comparator of
 // your own, reducing them with an operator of your own, mapping a __host__ __device__ lambda, then
-// counting them per energy with reduce_by_key, merging sorted arrays and taking the ten largest.
+// counting them per energy with reduce_by_key, merging sorted arrays, sorting the rows of a matrix
+// and taking the ten largest.
 // Each result is checked against the std algorithms on the host. Without a CUDA device (or
 // driver) it says so and exits 0.
 #include <algorithm>
@@ -82,6 +83,16 @@ int main() {
   std::merge(halves.begin(), halves.end(), halves.begin(), halves.end(), want_merged.begin(),
              [](float a, float b) { return b < a; });
   ok = ok && merged == want_merged;
+  // Each row of the particles as a 1024 x 1024 matrix sorted on its own, by the same order.
+  ak::array<particle> rows(host, gpu);
+  ak::sort_inplace(rows.view().reshape(ak::shape{1024, 1024}),
+                   ak::sort_options<ak::identity, by_energy_desc>{.dim = 1});
+  const std::vector<particle> sorted_rows = rows.to_vector();
+  std::vector<particle> want_rows = host;
+  for (int row = 0; row < n; row += 1024)
+    std::stable_sort(want_rows.begin() + row, want_rows.begin() + row + 1024, by_energy_desc{});
+  ok = ok && std::equal(sorted_rows.begin(), sorted_rows.end(), want_rows.begin(),
+                        [](const particle& a, const particle& b) { return a.id == b.id; });
   // The ten largest halves, largest first.
   const std::vector<float> top = ak::partialsort(e, 10, {.rev = true}).to_vector();
   ok = ok && top.size() == 10 && std::equal(top.begin(), top.end(), halves.begin());

@@ -1,8 +1,9 @@
 // Lengths past 2^31 (DESIGN.md section 6: sizes and indices are 64-bit; every algorithm works
 // at lengths past 2^31): reduce, count, accumulate, select, histogram, sort, the keyed and
-// segmented reductions and scans, partialsort and merge on an int8 array of 2^31 + 17 elements on
-// cpu (about 4.3 GB at the peak: the array plus one more of its size), and
-// the GPU algorithms that take one pass on sim:0 (LargeOnSim). CTest label `large`.
+// segmented reductions, scans and sorts, partialsort and merge on an int8 array of 2^31 + 17
+// elements on cpu (about 6.4 GB at the peak: the array and two more of its size, in the sort
+// along dim 0, which packs the columns and has its scratch), and the GPU algorithms that take one
+// pass on sim:0 (LargeOnSim). CTest label `large`.
 #include "test_support.hpp"
 
 namespace akt {
@@ -170,6 +171,36 @@ TEST(Large, Int8PastTwoToThe31) {
     ASSERT_EQ(m.size(), n);
     EXPECT_EQ(std::memcmp(m.data(), p, static_cast<std::size_t>(n)), 0)
         << "merge of the sorted halves differs from the sorted array";
+  }
+  // Segmented sorts: the sorted array's two segments (and an empty one between them) sorted
+  // descending over offsets, each of about 2^30 elements or more; then its first 2 * m elements
+  // as a 2 x m matrix sorted along dim 0 (m = 2^30 + 8 columns of 2: segment starts past 2^31)
+  // and along dim 1 (two rows of m).
+  {
+    const i64 third = n / 3;
+    ak::sort_inplace(a, ak::offsets{std::vector<i64>{0, third, third, n}}, {.rev = true});
+    i64 bad = -1;
+    for (i64 i = 1; i < n && bad < 0; ++i)
+      if (i != third && p[i] > p[i - 1]) bad = i;
+    EXPECT_EQ(bad, -1) << "a segment sorted over offsets is not descending at " << bad;
+    EXPECT_EQ(p[third - 1], lowest);
+    EXPECT_EQ(p[third], highest);
+    EXPECT_LE(p[0], p[n - 1]) << "an element left its segment";
+    const i64 m = (n - 1) / 2;
+    const ak::view<std::int8_t> matrix = a.view().slice(0, 0, 2 * m).reshape(ak::shape{2, m});
+    ak::sort_inplace(matrix, {.dim = 0});
+    bad = -1;
+    for (i64 j = 0; j < m && bad < 0; ++j)
+      if (p[j] > p[m + j]) bad = j;
+    EXPECT_EQ(bad, -1) << "column " << bad << " is not sorted";
+    ak::sort_inplace(matrix, {.dim = 1});
+    bad = -1;
+    for (i64 i = 1; i < 2 * m && bad < 0; ++i)
+      if (i != m && p[i] < p[i - 1]) bad = i;
+    EXPECT_EQ(bad, -1) << "a row is not sorted at " << bad;
+    std::array<i64, 256> now{};
+    for (i64 i = 0; i < n; ++i) ++now[static_cast<std::uint8_t>(p[i])];
+    EXPECT_EQ(now, hist) << "the segmented sorts changed the multiset of values";
   }
 }
 

@@ -39,6 +39,7 @@
 #include <type_traits>
 
 #include "ak/algorithms/detail/keyed_common.hpp"
+#include "ak/algorithms/detail/segments.hpp"
 #include "ak/algorithms/keyed_cpu.hpp"
 #include "ak/algorithms/keyed_gpu.hpp"
 #include "ak/algorithms/select.hpp"
@@ -55,27 +56,6 @@ struct segment_options {
   std::optional<Init> init{};
   bool inclusive = true;
   scan_tuning tuning{};  // per-call tuning of the segmented scan
-};
-
-// The segments of a 1-d array: CSR offsets (an int64 array of m + 1 values, the first 0, the
-// last the array's length, never decreasing), on the array's device. Holds a view: the array
-// must outlive the call.
-class offsets {
- public:
-  // clang-format 14 mangles C++20 requires-clauses:
-  // clang-format off
-  template <class A>
-    requires detail::array_like<A>
-  offsets(const A& a)  // NOLINT(google-explicit-constructor): ak::offsets{o} reads well
-      : v_(detail::as_const_view(a)) {
-    // clang-format on
-    static_assert(std::is_same_v<detail::element_t<const A>, std::int64_t>,
-                  "ak::offsets: the offsets must be an array of std::int64_t");
-  }
-  view<const std::int64_t> values() const noexcept { return v_; }
-
- private:
-  view<const std::int64_t> v_;
 };
 
 // reduce_by_key's result: the first key of each run and the reduction of its values.
@@ -167,31 +147,6 @@ array<R> accumulate_by_key_front(view<const K> k, view<const V> v, const Op& op,
     return segmented_accumulate_body(s, dv.data(), k.size(), run_head_flag<K, Eq>{dk.data(), eq},
                                      op, o);
   });
-}
-
-// The offsets checked against n elements (1-d, m + 1 >= 1 values, o[0] == 0, o[m] == n, never
-// decreasing) and packed; their number of segments is size() - 1.
-template <class S>
-auto checked_offsets(const S& s, const device& dev, const offsets& seg, std::int64_t n,
-                     const char* function) {
-  const view<const std::int64_t> o = seg.values();
-  check_same_device(function, "offsets", dev, o.memory());
-  if (o.rank() != 1) throw_rank(function, "offsets", "a 1-d array", o.rank());
-  if (o.size() < 1)
-    throw argument_error(function, "offsets", "m + 1 >= 1 values (CSR offsets)", "none");
-  auto d = s.dense_of(o);
-  const std::int64_t m = o.size() - 1;
-  const std::int64_t first = gpu::detail::read_one(dev, d.data());
-  const std::int64_t last = gpu::detail::read_one(dev, d.data() + m);
-  if (first != 0)
-    throw argument_error(function, "offsets", "offsets[0] == 0", std::to_string(first));
-  if (last != n)
-    throw argument_error(function, "offsets",
-                         "offsets[m] == " + std::to_string(n) + " (the length of src)",
-                         std::to_string(last));
-  if (m > 0 && s.count(m, offsets_descend{d.data()}).total > 0)
-    throw argument_error(function, "offsets", "offsets that never decrease", "a decreasing step");
-  return d;
 }
 
 // Which elements start a segment: heads[o[s]] = 1 for each nonempty segment.

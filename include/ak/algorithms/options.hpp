@@ -91,6 +91,9 @@ struct accumulate_options {
 //    ak::sample_sort{} (any order; stable on cpu). An algorithm that cannot honour the options
 //    is an error, never replaced.
 //  - temp: at least ak::sort_temp_bytes(...) bytes, or empty.
+//  - dim: the dimension to sort along (sort, sort_inplace, sortperm): each slice along it is
+//    sorted on its own (ak::sort(m, {.dim = 1}) sorts each row of a matrix); may be omitted for
+//    1-d arrays.
 template <class By = identity, class Lt = isless>
 struct sort_options {
   By by{};
@@ -99,6 +102,7 @@ struct sort_options {
   bool stable = true;
   sort_alg alg = auto_alg{};
   temp_storage temp{};
+  std::optional<std::int64_t> dim{};
 };
 
 // searchsortedfirst and searchsortedlast: the sorted array must be ordered by lt(by(.), by(.))

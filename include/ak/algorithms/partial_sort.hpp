@@ -85,9 +85,11 @@ auto partial_selection(view<const T> v, std::int64_t k, const sort_options<By, L
   return std::nullopt;
 }
 
-template <class T>
-view<const T> partial_sort_input(view<const T> v, std::int64_t k, const char* function) {
+template <class T, class By, class Lt>
+view<const T> partial_sort_input(view<const T> v, std::int64_t k, const sort_options<By, Lt>& o,
+                                 const char* function) {
   if (v.rank() != 1) throw_rank(function, "src", "a 1-d array", v.rank());
+  if (o.dim) checked_dim(function, "dim", *o.dim, 1);
   if (k < 0 || k > v.size())
     throw argument_error(function, "k", "0 <= k <= " + std::to_string(v.size()) + " (src's length)",
                          std::to_string(k));
@@ -102,7 +104,7 @@ template <class Src, class By = identity, class Lt = isless>
 auto partialsort(const Src& src, std::int64_t k, const sort_options<By, Lt>& o = {}) {
   using T = detail::element_t<const Src>;
   const view<const T> v =
-      detail::partial_sort_input(detail::as_const_view(src), k, "ak::partialsort");
+      detail::partial_sort_input(detail::as_const_view(src), k, o, "ak::partialsort");
   auto selected =
       detail::partial_selection(v, k, o, [&](const auto& pred) { return copy_if(v, pred); });
   return detail::first_of(selected ? sort(*selected, o) : sort(v, o), k);
@@ -115,7 +117,7 @@ array<std::int64_t> partialsortperm(const Src& src, std::int64_t k,
                                     const sort_options<By, Lt>& o = {}) {
   using T = detail::element_t<const Src>;
   const view<const T> v =
-      detail::partial_sort_input(detail::as_const_view(src), k, "ak::partialsortperm");
+      detail::partial_sort_input(detail::as_const_view(src), k, o, "ak::partialsortperm");
   auto selected =
       detail::partial_selection(v, k, o, [&](const auto& pred) { return findall(v, pred); });
   if (!selected) return detail::first_of(sortperm(v, o), k);

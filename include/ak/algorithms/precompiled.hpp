@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "ak/algorithms/detail/reduce_common.hpp"
+#include "ak/algorithms/detail/sort_common.hpp"
 #include "ak/algorithms/options.hpp"
 #include "ak/core/array.hpp"
 #include "ak/core/dtype.hpp"
@@ -67,17 +68,17 @@ AK_FOR_EACH_PRECOMPILED_NUMERIC_TYPE(AK_DECLARE_NUMERIC_ENTRIES)
 
 // The sorts and searches, and the predicate-free count and any/all (of truthy elements), for every
 // dtype; any and all take find_any_entry on the cpu alone (a GPU-style device counts).
-#define AK_DECLARE_SORT_ENTRIES(T)                                                               \
-  void sort_entry(const device& dev, const resolved_sort& r, view<T> v, const sort_options<>& o, \
-                  const char* function);                                                         \
-  array<T> sort_copy_entry(const device& dev, const resolved_sort& r, view<const T> v,           \
-                           const sort_options<>& o, const char* function);                       \
-  array<std::int64_t> sortperm_entry(const device& dev, const resolved_sort& r, view<const T> v, \
-                                     const sort_options<>& o);                                   \
-  array<std::int64_t> searchsorted_entry(const device& dev, const search_tuning& t,              \
-                                         view<const T> sorted, view<const T> queries, bool last, \
-                                         const search_options<>& o);                             \
-  std::int64_t count_entry(const device& dev, const reduce_tuning& t, view<const T> v);          \
+#define AK_DECLARE_SORT_ENTRIES(T)                                                                 \
+  void sort_entry(const device& dev, const resolved_sort& r, view<T> v, const sort_segments& seg,  \
+                  const sort_options<>& o, const char* function);                                  \
+  array<T> sort_copy_entry(const device& dev, const resolved_sort& r, view<const T> v,             \
+                           const sort_options<>& o, const char* function);                         \
+  void sortperm_entry(const device& dev, const resolved_sort& r, view<const T> v,                  \
+                      view<std::int64_t> perm, const sort_segments& seg, const sort_options<>& o); \
+  array<std::int64_t> searchsorted_entry(const device& dev, const search_tuning& t,                \
+                                         view<const T> sorted, view<const T> queries, bool last,   \
+                                         const search_options<>& o);                               \
+  std::int64_t count_entry(const device& dev, const reduce_tuning& t, view<const T> v);            \
   bool find_any_entry(const map_tuning& t, view<const T> v, bool want);
 AK_FOR_EACH_PRECOMPILED_SORT_TYPE(AK_DECLARE_SORT_ENTRIES)
 #undef AK_DECLARE_SORT_ENTRIES

@@ -66,12 +66,6 @@ struct run_length_result {
 
 namespace detail {
 
-// An array argument (a view, an array, a contiguous range), which a predicate is not (a view is
-// callable with indices, so callability alone does not tell them apart).
-template <class A>
-concept array_like = requires(const A& a) {
-  as_view(a);
-};
 // pred(x) for the elements of a range, as the selection's overloads tell a predicate from an
 // array of flags.
 template <class P, class T>

@@ -4,6 +4,8 @@
 //   ak::sort_inplace(v, {.rev = true});
 //   ak::sort_inplace(people, ak::sort_options{.by = [](const person& p) { return p.age; }});
 //   auto perm = ak::sortperm(v);                          // int64, 0-based, stable
+//   auto rows = ak::sort(m, {.dim = 1});                  // each row of a matrix on its own
+//   ak::sort_inplace(v, ak::offsets{o});                  // each segment (CSR offsets) on its own
 //
 // Elements are ordered by lt(by(a), by(b)); the default lt is ak::isless (NaN last, -0.0 before
 // +0.0). Sorts are stable unless .stable = false. The algorithm comes from .alg, resolved once
@@ -12,6 +14,13 @@
 // default otherwise), merge sort (stable, any order).
 // An algorithm that cannot honour the options is a capability_error, never replaced.
 // Peak memory: the input plus one scratch copy (plus the indices for sortperm and pairs).
+//
+// Segmented sorts: sort, sort_inplace and sortperm sort each slice of an n-d array along o.dim
+// (needed for rank > 1), or each segment of a 1-d array given by ak::offsets, on its own, with
+// every option of the 1-d sort; sortperm gives indices within the slice or segment. All are one
+// segmented sort (sort_segments): on the cpu each segment is sorted on one thread by what suits
+// its length (long ones by the parallel sort); on GPU-style devices, a stable sort of the whole
+// array and then a stable sort by segment.
 //
 // This is the family's front: each call checks its arguments, finds its device and resolves its
 // algorithm once, then runs the precompiled entry (the standard types in the default order) or
@@ -24,9 +33,13 @@
 #include <type_traits>
 
 #include "ak/algorithms/detail/arguments.hpp"
+#include "ak/algorithms/detail/segments.hpp"
 #include "ak/algorithms/detail/sort_common.hpp"
+#include "ak/algorithms/elementwise.hpp"
 #include "ak/algorithms/options.hpp"
 #include "ak/algorithms/precompiled.hpp"
+#include "ak/algorithms/select_cpu.hpp"
+#include "ak/algorithms/select_gpu.hpp"
 #include "ak/algorithms/sort_cpu.hpp"
 #include "ak/algorithms/sort_gpu.hpp"
 #include "ak/runtime/algorithm_values.hpp"
@@ -53,48 +66,128 @@ template <class T, class By, class Lt>
 inline constexpr bool precompiled_sort_v =
     precompiled_sort_type_v<T>&& std::is_same_v<By, identity>&& std::is_same_v<Lt, isless>;
 
-// The device of a 1-d array to sort, checked.
+// The dimension a sort runs along, checked: o.dim, or 0 for a 1-d array without one.
+template <class T, class By, class Lt>
+std::size_t sort_dim(const view<T>& v, const sort_options<By, Lt>& o, const char* function) {
+  if (o.dim) return checked_dim(function, "dim", *o.dim, v.rank());
+  if (v.rank() != 1)
+    throw argument_error(
+        function, "dim",
+        "a dimension to sort along (the array has rank " + std::to_string(v.rank()) + ")", "none");
+  return 0;
+}
+
+// v with dimension dim moved last: its elements in row-major order are the slices along dim, one
+// after another, and each slice is a segment of the sort.
 template <class T>
-device sort_device(const view<T>& v, const char* function) {
+view<T> slices_last(view<T> v, std::size_t dim) {
+  const auto last = static_cast<std::int64_t>(v.rank()) - 1;
+  return static_cast<std::int64_t>(dim) == last ? v
+                                                : v.transpose(static_cast<std::int64_t>(dim), last);
+}
+inline sort_segments slices(const shape& s, std::size_t dim) {
+  const std::int64_t length = s[dim];
+  return {nullptr, length, length > 0 ? s.size() / length : 0};
+}
+
+// body(segments) with the segments of n elements that seg gives, checked (before anything is
+// written) and on the device.
+template <class Body>
+void with_offsets(const device& dev, const offsets& seg, std::int64_t n, const char* function,
+                  const Body& body) {
+  const select_tuning loops =
+      tuning(select_hook{}, dev, tuning_dtype<std::int64_t>(), select_tuning{});
+  auto run = [&](const auto& s) {
+    const auto d = checked_offsets(s, dev, seg, n, function);
+    body(sort_segments{d.data(), 0, seg.values().size() - 1});
+  };
+  if (on_gpu(dev))
+    run(gpu_selection(dev, loops));
+  else
+    run(cpu_selection(loops));
+}
+
+// A 1-d array sorted over offsets, checked.
+template <class T, class By, class Lt>
+device segmented_sort_device(const view<T>& v, const sort_options<By, Lt>& o,
+                             const char* function) {
   const device dev = algorithm_device(function, "v", v.memory());
   if (v.rank() != 1) throw_rank(function, "v", "a 1-d array", v.rank());
+  sort_dim(v, o, function);
   return dev;
 }
 
-// Sorts v in place, once its device and algorithm are resolved.
+// Sorts each segment of v (its elements in row-major order, split by seg) in place, once its
+// device and algorithm are resolved.
 template <class T, class By, class Lt>
-void sort_resolved(const device& dev, const resolved_sort& r, view<T> v,
+void sort_resolved(const device& dev, const resolved_sort& r, view<T> v, const sort_segments& seg,
                    const sort_options<By, Lt>& o, const char* function) {
   if constexpr (precompiled_sort_v<T, By, Lt>)
-    sort_entry(dev, r, v, o, function);
+    sort_entry(dev, r, v, seg, o, function);
   else if (on_gpu(dev))
-    gpu_sort(dev, r, v, o, function);
+    gpu_sort(dev, r, v, seg, o, function);
   else
-    cpu_sort(dev, r, v, o, function);
+    cpu_sort(dev, r, v, seg, o, function);
+}
+
+// perm = the permutation that sorts each segment of v, as indices within the segment.
+template <class T, class By, class Lt>
+void sortperm_resolved(const device& dev, const resolved_sort& r, view<const T> v,
+                       view<std::int64_t> perm, const sort_segments& seg,
+                       const sort_options<By, Lt>& o, const char* function) {
+  if constexpr (precompiled_sort_v<T, By, Lt>)
+    sortperm_entry(dev, r, v, perm, seg, o);
+  else if (on_gpu(dev))
+    gpu_sortperm(dev, r, v, perm, seg, o, function);
+  else
+    cpu_sortperm(dev, r, v, perm, seg, o, function);
 }
 
 }  // namespace detail
 
-// Sorts v in place.
+// Sorts v in place: a 1-d array, or each slice of an n-d array along o.dim.
 template <class Dst, class By = identity, class Lt = isless>
 void sort_inplace(Dst&& v, const sort_options<By, Lt>& o = {}) {
   constexpr const char* function = "ak::sort_inplace";
   auto w = detail::as_view(v);
   using T = typename decltype(w)::element_type;
   static_assert(!std::is_const_v<T>, "ak::sort_inplace: the array must be writable");
-  const device dev = detail::sort_device(w, function);
-  detail::sort_resolved(dev, detail::resolve_sort<T>(o, dev, function), w, o, function);
+  const device dev = detail::algorithm_device(function, "v", w.memory());
+  const std::size_t dim = detail::sort_dim(w, o, function);
+  detail::sort_resolved(dev, detail::resolve_sort<T>(o, dev, function), detail::slices_last(w, dim),
+                        detail::slices(w.shape(), dim), o, function);
 }
 
-// A sorted copy of src; src is left as it is. The algorithm is resolved before the copy is made,
-// so that a bad option leaves nothing allocated or written.
+// Sorts each segment of a 1-d v (CSR offsets, on v's device) in place.
+template <class Dst, class By = identity, class Lt = isless>
+void sort_inplace(Dst&& v, const offsets& segments, const sort_options<By, Lt>& o = {}) {
+  constexpr const char* function = "ak::sort_inplace";
+  auto w = detail::as_view(v);
+  using T = typename decltype(w)::element_type;
+  static_assert(!std::is_const_v<T>, "ak::sort_inplace: the array must be writable");
+  const device dev = detail::segmented_sort_device(w, o, function);
+  const resolved_sort r = detail::resolve_sort<T>(o, dev, function);
+  detail::with_offsets(dev, segments, w.size(), function, [&](const detail::sort_segments& seg) {
+    detail::sort_resolved(dev, r, w, seg, o, function);
+  });
+}
+
+// A sorted copy of src (1-d, or each slice along o.dim); src is left as it is. The algorithm is
+// resolved before the copy is made, so that a bad option leaves nothing allocated or written.
 template <class Src, class By = identity, class Lt = isless>
 auto sort(const Src& src, const sort_options<By, Lt>& o = {}) {
   constexpr const char* function = "ak::sort";
   using T = detail::element_t<const Src>;
   const view<const T> v = detail::as_const_view(src);
-  const device dev = detail::sort_device(v, function);
+  const device dev = detail::algorithm_device(function, "v", v.memory());
+  const std::size_t dim = detail::sort_dim(v, o, function);
   const resolved_sort r = detail::resolve_sort<T>(o, dev, function);
+  if (v.rank() > 1) {
+    array<T> out = ak::copy(v);
+    detail::sort_resolved(dev, r, detail::slices_last(out.view(), dim),
+                          detail::slices(v.shape(), dim), o, function);
+    return out;
+  }
   if constexpr (detail::precompiled_sort_v<T, By, Lt>)
     return detail::sort_copy_entry(dev, r, v, o, function);
   else if (detail::on_gpu(dev))
@@ -103,20 +196,55 @@ auto sort(const Src& src, const sort_options<By, Lt>& o = {}) {
     return detail::cpu_sort_copy(dev, r, v, o, function);
 }
 
-// The stable permutation p (int64, 0-based) with src[p[0]] <= src[p[1]] <= ... in the order.
+// A copy of a 1-d src with each segment (CSR offsets) sorted.
+template <class Src, class By = identity, class Lt = isless>
+auto sort(const Src& src, const offsets& segments, const sort_options<By, Lt>& o = {}) {
+  constexpr const char* function = "ak::sort";
+  using T = detail::element_t<const Src>;
+  const view<const T> v = detail::as_const_view(src);
+  const device dev = detail::segmented_sort_device(v, o, function);
+  const resolved_sort r = detail::resolve_sort<T>(o, dev, function);
+  array<T> out;
+  detail::with_offsets(dev, segments, v.size(), function, [&](const detail::sort_segments& seg) {
+    out = ak::copy(v);
+    detail::sort_resolved(dev, r, out.view(), seg, o, function);
+  });
+  return out;
+}
+
+// The stable permutation p (int64, 0-based) with src[p[0]] <= src[p[1]] <= ... in the order; of
+// an n-d src, each slice's along o.dim, as indices within the slice (src's shape).
 template <class Src, class By = identity, class Lt = isless>
 array<std::int64_t> sortperm(const Src& src, const sort_options<By, Lt>& o = {}) {
   constexpr const char* function = "ak::sortperm";
   using T = detail::element_t<const Src>;
   const view<const T> v = detail::as_const_view(src);
-  const device dev = detail::sort_device(v, function);
+  const device dev = detail::algorithm_device(function, "v", v.memory());
+  const std::size_t dim = detail::sort_dim(v, o, function);
   const resolved_sort r = detail::resolve_sort<T>(o, dev, function);
-  if constexpr (detail::precompiled_sort_v<T, By, Lt>)
-    return detail::sortperm_entry(dev, r, v, o);
-  else if (detail::on_gpu(dev))
-    return detail::gpu_sortperm(dev, r, v, o, function);
-  else
-    return detail::cpu_sortperm(dev, r, v, o, function);
+  array<std::int64_t> perm = detail::result_array<std::int64_t>(dev, v.shape());
+  detail::sortperm_resolved(dev, r, detail::slices_last(v, dim),
+                            detail::slices_last(perm.view(), dim), detail::slices(v.shape(), dim),
+                            o, function);
+  return perm;
+}
+
+// The stable permutation that sorts each segment (CSR offsets) of a 1-d src, as indices within
+// the segment.
+template <class Src, class By = identity, class Lt = isless>
+array<std::int64_t> sortperm(const Src& src, const offsets& segments,
+                             const sort_options<By, Lt>& o = {}) {
+  constexpr const char* function = "ak::sortperm";
+  using T = detail::element_t<const Src>;
+  const view<const T> v = detail::as_const_view(src);
+  const device dev = detail::segmented_sort_device(v, o, function);
+  const resolved_sort r = detail::resolve_sort<T>(o, dev, function);
+  array<std::int64_t> perm;
+  detail::with_offsets(dev, segments, v.size(), function, [&](const detail::sort_segments& seg) {
+    perm = detail::result_array<std::int64_t>(dev, v.shape());
+    detail::sortperm_resolved(dev, r, v, perm.view(), seg, o, function);
+  });
+  return perm;
 }
 
 // Sorts keys in place and applies the same permutation to values (same length).
@@ -130,6 +258,7 @@ void sort_by_key(Keys&& keys, Values&& values, const sort_options<By, Lt>& o = {
   const device dev = detail::algorithm_device(function, "keys", k.memory());
   detail::check_same_device(function, "values", dev, v.memory());
   if (k.rank() != 1) detail::throw_rank(function, "keys", "a 1-d array", k.rank());
+  detail::sort_dim(k, o, function);
   if (v.shape() != k.shape())
     detail::throw_shape_mismatch(function, "values", k.shape(), v.shape());
   if (detail::on_gpu(dev)) {

@@ -3,9 +3,11 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <string_view>
 #include <type_traits>
+#include <vector>
 
 #include "ak/algorithms/detail/arguments.hpp"
 #include "ak/algorithms/detail/sort_common.hpp"
@@ -63,40 +65,123 @@ inline cpu::radix_rules radix_rules_of(const resolved_sort& r) {
   return {static_cast<int>(r.tuning.radix_msd_passes), static_cast<int>(r.tuning.radix_msd_run)};
 }
 
-// Sorts a contiguous run with a resolved algorithm; tmp holds n elements.
+// Runs this short are insertion sorted whatever the algorithm, and radix sort takes runs of
+// radix_min_run elements or more (below that its counts cost more than the comparisons they
+// save). Both matter for the segmented sorts, whose segments are often this short.
+inline constexpr std::int64_t insertion_max_run = 16;
+inline constexpr std::int64_t radix_min_run = 256;
+// The grain that keeps a sort on the calling thread (a segment sorted inside a task).
+inline constexpr std::int64_t one_task = std::numeric_limits<std::int64_t>::max() / 4;
+
+// Sorts a contiguous run with a resolved algorithm; tmp holds n elements. grain: elements per
+// task at least (one_task: on the calling thread).
 template <class T, class By, class Lt>
 void sort_run(T* p, T* tmp, std::int64_t n, const resolved_sort& r, const sort_options<By, Lt>& o,
-              std::int64_t cache_bytes) {
+              std::int64_t cache_bytes, std::int64_t grain) {
   const sort_less<const By&, const Lt&> less{o.by, o.lt, o.rev};
+  if (n <= insertion_max_run) {
+    cpu::insertion_sort(p, p + n, less);
+    return;
+  }
   switch (r.algorithm) {
     case sort_algorithm::radix:
-      if constexpr (radix_order_v<T, By, Lt>)
-        cpu::radix_sort<T, void, By>(p, tmp, nullptr, nullptr, n,
-                                     static_cast<int>(r.tuning.radix_digit_bits), o.rev,
-                                     r.tuning.cpu_grain, cache_bytes, o.by, radix_rules_of(r));
+      if constexpr (radix_order_v<T, By, Lt>) {
+        if (n >= radix_min_run) {
+          cpu::radix_sort<T, void, By>(p, tmp, nullptr, nullptr, n,
+                                       static_cast<int>(r.tuning.radix_digit_bits), o.rev, grain,
+                                       cache_bytes, o.by, radix_rules_of(r));
+          break;
+        }
+      }
+      cpu::merge_sort(p, tmp, n, grain, less, cache_bytes / cpu::num_threads());
       break;
     case sort_algorithm::sample:
-      cpu::sample_sort(p, tmp, n, r.tuning.cpu_grain, r.tuning.sample_oversampling, less,
+      cpu::sample_sort(p, tmp, n, grain, r.tuning.sample_oversampling, less,
                        cache_bytes / cpu::num_threads());
       break;
     default:
-      cpu::merge_sort(p, tmp, n, r.tuning.cpu_grain, less, cache_bytes / cpu::num_threads());
+      cpu::merge_sort(p, tmp, n, grain, less, cache_bytes / cpu::num_threads());
       break;
   }
 }
 
+// Sorts idx[0, n), which holds 0, 1, ..., n - 1, into the stable permutation that sorts
+// keys[0, n), with key_tmp and idx_tmp (n elements each) as scratch; radix sort moves the keys
+// along, the comparison sorts leave them. grain as for sort_run.
 template <class T, class By, class Lt>
-void cpu_sort(const device& dev, const resolved_sort& r, view<T> v, const sort_options<By, Lt>& o,
-              std::string_view function) {
+void sortperm_run(T* keys, T* key_tmp, std::int64_t* idx, std::int64_t* idx_tmp, std::int64_t n,
+                  const resolved_sort& r, const sort_options<By, Lt>& o, std::int64_t cache_bytes,
+                  std::int64_t grain) {
+  if constexpr (radix_order_v<T, By, Lt>) {
+    if (r.algorithm == sort_algorithm::radix && n >= radix_min_run) {
+      cpu::radix_sort<T, std::int64_t, By>(keys, key_tmp, idx, idx_tmp, n,
+                                           static_cast<int>(r.tuning.radix_digit_bits), o.rev,
+                                           grain, cache_bytes, o.by, radix_rules_of(r));
+      return;
+    }
+  }
+  const sort_less<const By&, const Lt&> less{o.by, o.lt, o.rev};
+  auto by_index = [&](std::int64_t a, std::int64_t b) { return less(keys[a], keys[b]); };
+  if (n <= insertion_max_run)
+    cpu::insertion_sort(idx, idx + n, by_index);
+  else if (r.algorithm == sort_algorithm::sample)
+    cpu::sample_sort(idx, idx_tmp, n, grain, r.tuning.sample_oversampling, by_index,
+                     cache_bytes / cpu::num_threads());
+  else
+    cpu::merge_sort(idx, idx_tmp, n, grain, by_index, cache_bytes / cpu::num_threads());
+}
+
+// Each segment of p[0, n) sorted on its own; with idx, idx sorted within each segment into the
+// permutation that sorts it instead (idx[i] is set to i's index in its segment first). tmp and
+// idx_tmp: n elements of scratch each. A segment longer than a task's share is sorted by the
+// parallel sort, one after another; the others go to tasks of about equal numbers of elements,
+// each segment sorted on one thread (insertion sort when short, merge sort below radix sort's
+// minimum, else the resolved algorithm). One segment of n elements is the plain sort.
+template <class T, class By, class Lt>
+void sort_segments_run(T* p, T* tmp, std::int64_t* idx, std::int64_t* idx_tmp, std::int64_t n,
+                       const sort_segments& seg, const resolved_sort& r,
+                       const sort_options<By, Lt>& o, std::int64_t cache_bytes) {
+  if (n == 0) return;
+  auto sort_one = [&](std::int64_t s, std::int64_t grain) {
+    const std::int64_t b = seg.start(s), len = seg.start(s + 1) - b;
+    if (idx) {
+      cpu::parallel_for(len, grain, [&](std::int64_t i) { idx[b + i] = i; });
+      sortperm_run(p + b, tmp + b, idx + b, idx_tmp + b, len, r, o, cache_bytes, grain);
+    } else {
+      sort_run(p + b, tmp + b, len, r, o, cache_bytes, grain);
+    }
+  };
+  const cpu::chunks c = cpu::plan_chunks(n, r.tuning.cpu_grain, cpu::balanced_task_limit());
+  const std::int64_t longest = std::max(r.tuning.cpu_grain, c.size);
+  std::vector<std::vector<std::int64_t>> longer(static_cast<std::size_t>(c.count));
+  cpu::parallel_tasks(c.count, [&](std::int64_t k) {
+    const std::int64_t last = k + 1 < c.count ? seg.first_from(c.begin(k + 1)) : seg.count;
+    for (std::int64_t s = seg.first_from(c.begin(k)); s < last; ++s) {
+      if (seg.start(s + 1) - seg.start(s) > longest)
+        longer[static_cast<std::size_t>(k)].push_back(s);
+      else
+        sort_one(s, one_task);
+    }
+  });
+  for (const auto& task : longer)
+    for (const std::int64_t s : task) sort_one(s, r.tuning.cpu_grain);
+}
+
+// Sorts each segment of v (rank 1, any strides) in place.
+template <class T, class By, class Lt>
+void cpu_sort(const device& dev, const resolved_sort& r, view<T> v, const sort_segments& seg,
+              const sort_options<By, Lt>& o, std::string_view function) {
   const std::int64_t n = v.size();
   scratch<T> tmp(n, o.temp, function);
   if (n <= 1) return;
   if (v.is_contiguous()) {
-    sort_run(v.data(), tmp.data(), n, r, o, sort_cache_bytes(dev));
+    sort_segments_run<T>(v.data(), tmp.data(), nullptr, nullptr, n, seg, r, o,
+                         sort_cache_bytes(dev));
     return;
   }
   array<T> packed = copy_on_cpu(dev, view<const T>(v), loop_options{});
-  sort_run(packed.data(), tmp.data(), n, r, o, sort_cache_bytes(dev));
+  sort_segments_run<T>(packed.data(), tmp.data(), nullptr, nullptr, n, seg, r, o,
+                       sort_cache_bytes(dev));
   identity_copy id;
   elementwise(v, id, r.tuning.cpu_grain, view<const T>(packed.view()));
 }
@@ -106,41 +191,30 @@ template <class T, class By, class Lt>
 array<T> cpu_sort_copy(const device& dev, const resolved_sort& r, view<const T> v,
                        const sort_options<By, Lt>& o, std::string_view function) {
   array<T> out = copy_on_cpu(dev, v, loop_options{});
-  cpu_sort(dev, r, out.view(), o, function);
+  cpu_sort(dev, r, out.view(), whole_segment(v.size()), o, function);
   return out;
 }
 
-// The stable permutation that sorts v (indices into v).
+// perm (v's shape, any strides) = the stable permutation that sorts each segment of v (rank 1),
+// as indices within the segment.
 template <class T, class By, class Lt>
-array<std::int64_t> cpu_sortperm(const device& dev, const resolved_sort& r, view<const T> v,
-                                 const sort_options<By, Lt>& o, std::string_view function) {
+void cpu_sortperm(const device& dev, const resolved_sort& r, view<const T> v,
+                  view<std::int64_t> perm, const sort_segments& seg, const sort_options<By, Lt>& o,
+                  std::string_view function) {
   const std::int64_t n = v.size();
   scratch<T> tmp(n, o.temp, function);
-  array<std::int64_t> perm(v.shape());
-  std::int64_t* idx = perm.data();
-  foreachindex(n, [&](std::int64_t i) { idx[i] = i; });
-  if (n <= 1) return perm;
+  if (n == 0) return;
   cpu::scratch_buffer<std::int64_t> idx_tmp(n);
   array<T> keys = copy_on_cpu(dev, v, loop_options{});
-  if constexpr (radix_order_v<T, By, Lt>) {
-    if (r.algorithm == sort_algorithm::radix) {
-      cpu::radix_sort<T, std::int64_t, By>(keys.data(), tmp.data(), idx, idx_tmp.data(), n,
-                                           static_cast<int>(r.tuning.radix_digit_bits), o.rev,
-                                           r.tuning.cpu_grain, sort_cache_bytes(dev), o.by,
-                                           radix_rules_of(r));
-      return perm;
-    }
+  array<std::int64_t> packed;
+  if (!perm.is_contiguous()) packed = array<std::int64_t>(v.shape());
+  std::int64_t* idx = perm.is_contiguous() ? perm.data() : packed.data();
+  sort_segments_run(keys.data(), tmp.data(), idx, idx_tmp.data(), n, seg, r, o,
+                    sort_cache_bytes(dev));
+  if (!perm.is_contiguous()) {
+    identity_copy id;
+    elementwise(perm, id, r.tuning.cpu_grain, view<const std::int64_t>(packed.view()));
   }
-  const T* k = keys.data();
-  const sort_less<const By&, const Lt&> less{o.by, o.lt, o.rev};
-  auto by_index = [&](std::int64_t a, std::int64_t b) { return less(k[a], k[b]); };
-  if (r.algorithm == sort_algorithm::sample)
-    cpu::sample_sort(idx, idx_tmp.data(), n, r.tuning.cpu_grain, r.tuning.sample_oversampling,
-                     by_index, sort_cache_bytes(dev) / cpu::num_threads());
-  else
-    cpu::merge_sort(idx, idx_tmp.data(), n, r.tuning.cpu_grain, by_index,
-                    sort_cache_bytes(dev) / cpu::num_threads());
-  return perm;
 }
 
 // Sorts k in place and applies the same permutation to v (same shape).
@@ -160,7 +234,8 @@ void cpu_sort_by_key(const device& dev, const resolved_sort& r, view<K> k, view<
     }
   }
   // Otherwise: the stable permutation, then both arrays gathered through it.
-  const array<std::int64_t> perm = cpu_sortperm(dev, r, view<const K>(k), o, function);
+  array<std::int64_t> perm(shape{n});
+  cpu_sortperm(dev, r, view<const K>(k), perm.view(), whole_segment(n), o, function);
   array<K> sorted_keys = take(view<const K>(k), perm);
   array<V> sorted_values = take(view<const V>(v), perm);
   identity_copy id;

@@ -67,13 +67,93 @@ void gpu_sort_run(const device& dev, K* keys, V* values, std::int64_t n, const r
   gpu::detail::merge_sort_run(dev, keys, values, n, sort_less<By, Lt>{o.by, o.lt, o.rev}, r.tuning);
 }
 
+// perm[0, n) = the stable permutation that sorts keys[0, n) (indices into keys), on the device.
 template <class T, class By, class Lt>
-void gpu_sort(const device& dev, const resolved_sort& r, view<T> v, const sort_options<By, Lt>& o,
-              std::string_view function) {
+void gpu_sortperm_run(const device& dev, const T* keys, std::int64_t* perm, std::int64_t n,
+                      const resolved_sort& r, const sort_options<By, Lt>& o) {
+  if (n == 0) return;
+  if constexpr (gpu_radix_order_v<T, By, Lt>) {
+    if (r.algorithm == sort_algorithm::radix) {
+      gpu::device_buffer<T> k(dev, n);
+      if (o.rev) {
+        gpu::reverse_copy(dev, keys, k.data(), n);
+        gpu::foreachindex(dev, n, gpu_reversed_iota{perm, n});
+      } else {
+        gpu::foreachindex(dev, n, gpu::kernels::copy_body<T>{keys, k.data()});
+        gpu::foreachindex(dev, n, gpu::kernels::iota_body<std::int64_t>{perm});
+      }
+      if (n > 1)
+        gpu::detail::radix_sort_run(dev, k.data(), perm, n, r.tuning, "ak::gpu::radix_sort_by_key");
+      if (o.rev) gpu::reverse(dev, perm, n);
+      return;
+    }
+  }
+  gpu::detail::sortperm_run(dev, keys, perm, n, sort_less<By, Lt>{o.by, o.lt, o.rev}, r.tuning);
+}
+
+// ids[j] = the segment that holds element perm[j].
+template <class S>
+struct segment_ids {
+  sort_segments seg;
+  const std::int64_t* perm;
+  S* ids;
+  AK_KERNEL_FN void operator()(std::int64_t j) const {
+    ids[j] = static_cast<S>(seg.segment_of(perm[j]));
+  }
+};
+
+// perm[j] -= the start of the segment that holds element perm[j] (indices within segments).
+struct segment_local {
+  sort_segments seg;
+  std::int64_t* perm;
+  AK_KERNEL_FN void operator()(std::int64_t j) const {
+    perm[j] -= seg.start(seg.segment_of(perm[j]));
+  }
+};
+
+// perm[0, n) = the stable permutation that sorts each segment of keys[0, n) on its own (indices
+// into keys): the stable sort of the whole array, then a stable radix sort of the segment numbers
+// in that order (32-bit where they fit). Two whole sorts: CUB's segmented sort, which bins the
+// segments by length and sorts each bin by a kernel of its own, is the faster design, not built
+// yet (docs/algorithms.md).
+template <class T, class By, class Lt>
+void gpu_segments_perm(const device& dev, const T* keys, std::int64_t* perm, std::int64_t n,
+                       const sort_segments& seg, const resolved_sort& r,
+                       const sort_options<By, Lt>& o) {
+  gpu_sortperm_run(dev, keys, perm, n, r, o);
+  if (seg.count <= 1 || n <= 1) return;
+  auto by_segment = [&]<class S>(S*) {
+    gpu::device_buffer<S> ids(dev, n);
+    gpu::foreachindex(dev, n, segment_ids<S>{seg, perm, ids.data()});
+    const resolved_sort ids_sort = resolve(radix_sort{}, dev, tuning_dtype<S>(), sort_facts{});
+    gpu::detail::radix_sort_run(dev, ids.data(), perm, n, ids_sort.tuning,
+                                "ak::gpu::radix_sort_by_key");
+  };
+  if (seg.count <= std::int64_t{1} << 32)
+    by_segment(static_cast<std::uint32_t*>(nullptr));
+  else
+    by_segment(static_cast<std::int64_t*>(nullptr));
+}
+
+// Sorts each segment of v (any shape and strides; its elements in row-major order make the
+// segments) in place.
+template <class T, class By, class Lt>
+void gpu_sort(const device& dev, const resolved_sort& r, view<T> v, const sort_segments& seg,
+              const sort_options<By, Lt>& o, std::string_view function) {
   gpu_check_temp(function, sort_scratch_bytes<T>(v.size()), o.temp);
-  if (v.size() <= 1) return;
+  const std::int64_t n = v.size();
+  if (n <= 1) return;
   gpu_work<T> w(dev, v, true);
-  gpu_sort_run<T, unsigned char>(dev, w.data(), nullptr, v.size(), r, o);
+  if (seg.count <= 1) {
+    gpu_sort_run<T, unsigned char>(dev, w.data(), nullptr, n, r, o);
+  } else {
+    gpu::device_buffer<std::int64_t> perm(dev, n);
+    gpu_segments_perm(dev, w.data(), perm.data(), n, seg, r, o);
+    gpu::device_buffer<T> sorted(dev, n);
+    gpu::foreachindex(
+        dev, n, gpu::kernels::gather_body<T, std::int64_t>{w.data(), perm.data(), sorted.data()});
+    gpu::foreachindex(dev, n, gpu::kernels::copy_body<T>{sorted.data(), w.data()});
+  }
   w.write_back();
 }
 
@@ -83,38 +163,24 @@ array<T> gpu_sort_copy(const device& dev, const resolved_sort& r, view<const T> 
                        const sort_options<By, Lt>& o, std::string_view function) {
   array<T> out(v.shape(), dev.memory());
   gpu_map_strided(dev, out.view(), v, gpu_same{});
-  gpu_sort(dev, r, out.view(), o, function);
+  gpu_sort(dev, r, out.view(), whole_segment(v.size()), o, function);
   return out;
 }
 
+// perm (v's shape, any strides) = the stable permutation that sorts each segment of v, as indices
+// within the segment.
 template <class T, class By, class Lt>
-array<std::int64_t> gpu_sortperm(const device& dev, const resolved_sort& r, view<const T> v,
-                                 const sort_options<By, Lt>& o, std::string_view function) {
+void gpu_sortperm(const device& dev, const resolved_sort& r, view<const T> v,
+                  view<std::int64_t> perm, const sort_segments& seg, const sort_options<By, Lt>& o,
+                  std::string_view function) {
   gpu_check_temp(function, sort_scratch_bytes<T>(v.size()), o.temp);
   const std::int64_t n = v.size();
-  array<std::int64_t> perm(v.shape(), dev.memory());
-  if (n == 0) return perm;
+  if (n == 0) return;
   const gpu_dense<T> keys(dev, v);
-  if constexpr (gpu_radix_order_v<T, By, Lt>) {
-    if (r.algorithm == sort_algorithm::radix) {
-      gpu::device_buffer<T> k(dev, n);
-      if (o.rev) {
-        gpu::reverse_copy(dev, keys.data(), k.data(), n);
-        gpu::foreachindex(dev, n, gpu_reversed_iota{perm.data(), n});
-      } else {
-        gpu::foreachindex(dev, n, gpu::kernels::copy_body<T>{keys.data(), k.data()});
-        gpu::foreachindex(dev, n, gpu::kernels::iota_body<std::int64_t>{perm.data()});
-      }
-      if (n > 1)
-        gpu::detail::radix_sort_run(dev, k.data(), perm.data(), n, r.tuning,
-                                    "ak::gpu::radix_sort_by_key");
-      if (o.rev) gpu::reverse(dev, perm.data(), n);
-      return perm;
-    }
-  }
-  gpu::detail::sortperm_run(dev, keys.data(), perm.data(), n, sort_less<By, Lt>{o.by, o.lt, o.rev},
-                            r.tuning);
-  return perm;
+  gpu_work<std::int64_t> p(dev, perm, false);
+  gpu_segments_perm(dev, keys.data(), p.data(), n, seg, r, o);
+  if (seg.count > 1) gpu::foreachindex(dev, n, segment_local{seg, p.data()});
+  p.write_back();
 }
 
 template <class K, class V, class By, class Lt>

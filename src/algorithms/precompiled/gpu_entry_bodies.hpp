@@ -45,9 +45,9 @@ std::int64_t gpu_count_body(const device& dev, const reduce_tuning& t, view<cons
 }
 
 template <class T>
-void gpu_sort_body(const device& dev, const resolved_sort& r, view<T> v, const sort_options<>& o,
-                   const char* function) {
-  gpu_sort(dev, r, v, o, function);
+void gpu_sort_body(const device& dev, const resolved_sort& r, view<T> v, const sort_segments& seg,
+                   const sort_options<>& o, const char* function) {
+  gpu_sort(dev, r, v, seg, o, function);
 }
 
 template <class T>
@@ -57,9 +57,9 @@ array<T> gpu_sort_copy_body(const device& dev, const resolved_sort& r, view<cons
 }
 
 template <class T>
-array<std::int64_t> gpu_sortperm_body(const device& dev, const resolved_sort& r, view<const T> v,
-                                      const sort_options<>& o) {
-  return gpu_sortperm(dev, r, v, o, "ak::sortperm");
+void gpu_sortperm_body(const device& dev, const resolved_sort& r, view<const T> v,
+                       view<std::int64_t> perm, const sort_segments& seg, const sort_options<>& o) {
+  gpu_sortperm(dev, r, v, perm, seg, o, "ak::sortperm");
 }
 
 template <class T>

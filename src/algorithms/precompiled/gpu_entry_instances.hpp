@@ -22,11 +22,13 @@
       const accumulate_options<T>&, const char*);
 #define AK_GPU_SORT_INSTANCES(PREFIX, T)                                                          \
   PREFIX template void ak::detail::gpu_sort_body<T>(const device&, const resolved_sort&, view<T>, \
-                                                    const sort_options<>&, const char*);          \
+                                                    const sort_segments&, const sort_options<>&,  \
+                                                    const char*);                                 \
   PREFIX template ak::array<T> ak::detail::gpu_sort_copy_body<T>(                                 \
       const device&, const resolved_sort&, view<const T>, const sort_options<>&, const char*);    \
-  PREFIX template ak::array<std::int64_t> ak::detail::gpu_sortperm_body<T>(                       \
-      const device&, const resolved_sort&, view<const T>, const sort_options<>&);                 \
+  PREFIX template void ak::detail::gpu_sortperm_body<T>(                                          \
+      const device&, const resolved_sort&, view<const T>, view<std::int64_t>,                     \
+      const sort_segments&, const sort_options<>&);                                               \
   PREFIX template ak::array<std::int64_t> ak::detail::gpu_searchsorted_body<T>(                   \
       const device&, const search_tuning&, view<const T>, view<const T>, bool,                    \
       const search_options<>&);                                                                   \

@@ -150,6 +150,7 @@ template void ak_nvcc_check::instantiate<akgk::histogram_kernel<double, akd::edg
 // it), and merge path, with the bodies of the algorithms layer.
 #include "ak/algorithms/detail/keyed_common.hpp"
 #include "ak/algorithms/detail/merge_common.hpp"
+#include "ak/algorithms/detail/segments.hpp"
 #include "ak/algorithms/options.hpp"
 template void ak_nvcc_check::instantiate<
     akgk::scan_kernel<akd::segment_item<double>, akd::segmented_op<ak_nvcc_check_gpu::plus>>>();
@@ -172,6 +173,10 @@ template void ak_nvcc_check::instantiate<akgk::foreach_kernel<
     akd::merge_chunks<double, std::int64_t, akd::sort_less<ak::identity, ak::isless>>>>();
 template void ak_nvcc_check::instantiate<akgk::foreach_kernel<
     akd::merge_chunks<std::int8_t, std::int8_t, akd::sort_less<ak::identity, ak::isless>>>>();
+// The segmented sorts' loops (segment numbers by binary search in offsets, indices made local).
+#include "ak/algorithms/sort_gpu.hpp"
+template void ak_nvcc_check::instantiate<akgk::foreach_kernel<akd::segment_ids<std::uint32_t>>>();
+template void ak_nvcc_check::instantiate<akgk::foreach_kernel<akd::segment_local>>();
 // partialsort's selection by a threshold (then ak's sorts, above).
 #include "ak/algorithms/partial_sort.hpp"
 template void ak_nvcc_check::instantiate<akgk::select_write_kernel<

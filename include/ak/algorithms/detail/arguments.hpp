@@ -55,6 +55,12 @@ view<const element_t<R>> as_const_view(R&& r) {
   return view<const element_t<R>>(as_view(r));
 }
 
+// An array argument (a view, an array, a contiguous range), which a predicate is not (a view is
+// callable with indices, so callability alone does not tell them apart).
+template <class A>
+concept array_like = requires(const A& a) {
+  as_view(a);
+};
 // ---- Devices -----------------------------------------------------------------------------------
 
 // The device that runs an algorithm on data in `memory`: the cpu, or a GPU-style device whose

@@ -174,11 +174,4 @@ struct mark_heads {
   }
 };
 
-// Where offsets are not a valid CSR array for n elements: o[s] > o[s + 1] (the flag of a count
-// over the m segments; the front checks o[0] == 0 and o[m] == n itself).
-struct offsets_descend {
-  const std::int64_t* offsets;
-  AK_KERNEL_FN bool operator()(std::int64_t s) const { return offsets[s] > offsets[s + 1]; }
-};
-
 }  // namespace ak::detail

@@ -1,5 +1,6 @@
 // What the front of the sorts and both of its halves share (sort.hpp, sort_cpu.hpp,
-// sort_gpu.hpp): which orders radix sort can take, and the size of a sort's scratch memory.
+// sort_gpu.hpp): which orders radix sort can take, the segments of a segmented sort, and the size
+// of a sort's scratch memory.
 #pragma once
 
 #include <cstddef>
@@ -8,6 +9,7 @@
 
 #include "ak/backends/cpu/radix_sort.hpp"
 #include "ak/core/operators.hpp"
+#include "ak/kernel/config.hpp"
 
 namespace ak::detail {
 
@@ -24,6 +26,51 @@ inline constexpr bool radix_order_v =
 template <class T, class By, class Lt>
 inline constexpr bool gpu_radix_order_v =
     std::is_same_v<By, identity>&& std::is_same_v<Lt, isless>&& has_ordered_key_v<T>;
+
+// The segments a segmented sort sorts each of on its own, in a contiguous run of n elements:
+// `count` segments given by CSR offsets (offsets[s] .. offsets[s + 1], on the data's device), or,
+// where offsets is null, `count` slices of `length` elements each (the slices of an n-d array
+// along one dimension, moved last).
+struct sort_segments {
+  const std::int64_t* offsets = nullptr;
+  std::int64_t length = 0;
+  std::int64_t count = 0;
+
+  AK_KERNEL_FN std::int64_t start(std::int64_t s) const {
+    return offsets ? offsets[s] : s * length;
+  }
+  // The segment that holds element i (0 <= i < n).
+  AK_KERNEL_FN std::int64_t segment_of(std::int64_t i) const {
+    if (!offsets) return i / length;
+    std::int64_t lo = 0, hi = count;  // the last s with offsets[s] <= i lies in [lo, hi)
+    while (hi - lo > 1) {
+      const std::int64_t mid = lo + (hi - lo) / 2;
+      if (offsets[mid] <= i)
+        lo = mid;
+      else
+        hi = mid;
+    }
+    return lo;
+  }
+  // The first segment that starts at or after element i (count when none does).
+  AK_KERNEL_FN std::int64_t first_from(std::int64_t i) const {
+    if (!offsets) return (i + length - 1) / length;
+    std::int64_t lo = 0, hi = count;  // the first s with offsets[s] >= i lies in [lo, hi]
+    while (lo < hi) {
+      const std::int64_t mid = lo + (hi - lo) / 2;
+      if (offsets[mid] < i)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    return lo;
+  }
+};
+
+// A whole array of n elements as one segment.
+inline sort_segments whole_segment(std::int64_t n) {
+  return {nullptr, n, 1};
+}
 
 // Bytes of scratch memory (sort_options::temp) a sort of n elements of T uses: one aligned copy.
 template <class T>

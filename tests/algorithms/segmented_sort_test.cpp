@@ -1,0 +1,290 @@
+// The segmented sorts: sort, sort_inplace and sortperm along each dimension of n-d arrays
+// (`.dim`) and over CSR offsets (ak::offsets), against a loop of std::stable_sort over each slice
+// or segment with ak::isless (reversed for rev): every dtype, every shape of rank 1 to 3 with
+// extents 0..3 and some of rank 4, larger random shapes, every layout (strided, transposed,
+// reversed views), NaN and -0.0/+0.0 and many equal elements (whose order sortperm checks),
+// segment layouts (one segment, all empty, all of length 1, one huge and many tiny, random with
+// empty ones), every algorithm value, a key function and a custom order, and the errors, made
+// before anything is written.
+#include <algorithm>
+#include <numeric>
+
+#include "test_support.hpp"
+
+namespace akt {
+namespace {
+
+struct order {
+  bool rev;
+  template <class T>
+  bool operator()(const T& a, const T& b) const {
+    return rev ? ak::isless{}(b, a) : ak::isless{}(a, b);
+  }
+};
+
+// The reference: each slice of a row-major h (extents e) along dim, or each segment, stably
+// sorted by less, and the permutation within it.
+template <class T>
+struct reference {
+  buf<T> sorted;
+  buf<i64> perm;
+};
+
+// Sorts the elements at base + j * step for j in [0, len) into out.
+template <class T, class Less>
+void sort_positions(const buf<T>& h, i64 base, i64 step, i64 len, const Less& less,
+                    reference<T>& out) {
+  std::vector<i64> p(static_cast<std::size_t>(len));
+  std::iota(p.begin(), p.end(), i64{0});
+  std::stable_sort(p.begin(), p.end(),
+                   [&](i64 a, i64 b) { return less(h[base + a * step], h[base + b * step]); });
+  for (i64 j = 0; j < len; ++j) {
+    out.sorted[base + j * step] = h[base + p[static_cast<std::size_t>(j)] * step];
+    out.perm[base + j * step] = p[static_cast<std::size_t>(j)];
+  }
+}
+
+template <class T, class Less>
+reference<T> sorted_slices(const buf<T>& h, const std::vector<i64>& e, std::size_t dim,
+                           const Less& less) {
+  reference<T> out{h, buf<i64>(h.size())};
+  if (h.size() == 0) return out;
+  std::vector<i64> stride(e.size(), 1);
+  for (std::size_t k = e.size() - 1; k > 0; --k) stride[k - 1] = stride[k] * e[k];
+  std::vector<i64> starts = e;
+  starts[dim] = 1;
+  for_each_index(make_shape(starts), [&](const index_t& idx) {
+    i64 base = 0;
+    for (std::size_t k = 0; k < e.size(); ++k) base += idx[k] * stride[k];
+    sort_positions(h, base, stride[dim], e[dim], less, out);
+  });
+  return out;
+}
+
+template <class T, class Less>
+reference<T> sorted_segments(const buf<T>& h, const std::vector<i64>& offsets, const Less& less) {
+  reference<T> out{h, buf<i64>(h.size())};
+  for (std::size_t s = 0; s + 1 < offsets.size(); ++s)
+    sort_positions(h, offsets[s], 1, offsets[s + 1] - offsets[s], less, out);
+  return out;
+}
+
+// The shapes tried: every shape of rank 1..3 with extents 0..3, some of rank 4, and larger ones
+// whose slices are long (the cpu's parallel path for a long segment), short and many, or odd.
+std::vector<std::vector<i64>> shapes_to_try() {
+  std::vector<std::vector<i64>> out;
+  for (auto& s : all_shapes(pick<std::size_t>(3, 2), 3))
+    if (!s.empty()) out.push_back(s);
+  for (i64 e : {0, 1, 3}) out.push_back({2, 3, e, 2});
+  for (auto& s : pick<std::vector<std::vector<i64>>>(
+           {{7, 1000}, {1000, 7}, {3, 1001, 5}, {2, 70001}, {70001, 2}, {3, 2, 2, 300}},
+           {{33, 100}, {100, 33}, {2, 3, 50}, {2, 2, 2, 9}}))
+    out.push_back(s);
+  return out;
+}
+
+template <class T>
+class SegmentedSort : public typed_test<T> {};
+TYPED_TEST_SUITE(SegmentedSort, all_types, dtype_names);
+
+AKT_TAG(cross_group_sync, "SegmentedSort/*.AlongEveryDimension");
+TYPED_TEST(SegmentedSort, AlongEveryDimension) {
+  using T = TypeParam;
+  AKT_RANDOM(r);
+  const std::vector<layout> layouts = pick<std::vector<layout>>(
+      {all_layouts.begin(), all_layouts.end()}, {layout::contiguous, layout::transposed});
+  i64 case_number = 0;
+  for (const auto& e : shapes_to_try())
+    for (std::size_t dim = 0; dim < e.size(); ++dim)
+      for (bool rev : {false, true}) {
+        // Layouts, value kinds (any value, or few distinct ones) and, for big shapes, one case
+        // each, taken in turn.
+        const bool big = make_shape(e).size() > 64;
+        const layout l = layouts[static_cast<std::size_t>(case_number) % layouts.size()];
+        const values kind = case_number++ % 3 == 0 ? values::small : values::full;
+        for (const layout lay : big ? std::vector<layout>{l} : layouts) {
+          SCOPED_TRACE(shape_string(e) + ", dim " + std::to_string(dim) + (rev ? ", rev" : "") +
+                       ", " + name_of(lay));
+          laid_out<T> lo = make_layout<T>(e, lay, r, kind);
+          const buf<T> h = gather(lo.view);
+          const reference<T> want = sorted_slices(h, e, dim, order{rev});
+          const ak::sort_options<> o{.rev = rev, .dim = static_cast<i64>(dim)};
+          const ak::array<T> got = ak::sort(ak::view<const T>(lo.view), o);
+          ASSERT_EQ(got.shape(), lo.view.shape());
+          EXPECT_TRUE(same_bits_elements(to_buf(got), want.sorted));
+          const ak::array<i64> perm = ak::sortperm(ak::view<const T>(lo.view), o);
+          ASSERT_EQ(perm.shape(), lo.view.shape());
+          EXPECT_TRUE(same_elements(perm, want.perm));
+          ak::sort_inplace(lo.view, o);
+          EXPECT_TRUE(same_bits_elements(gather(lo.view), want.sorted));
+          EXPECT_TRUE(outside_untouched(lo));
+        }
+      }
+}
+
+// Segment layouts of n elements, as offsets.
+std::vector<std::pair<const char*, std::vector<i64>>> segment_layouts(i64 n, rng& r) {
+  std::vector<std::pair<const char*, std::vector<i64>>> out;
+  out.push_back({"one segment", {0, n}});
+  if (n == 0) out.push_back({"all empty", {0, 0, 0, 0, 0}});
+  std::vector<i64> ones(static_cast<std::size_t>(n) + 1);
+  std::iota(ones.begin(), ones.end(), i64{0});
+  out.push_back({"all of length 1", ones});
+  std::vector<i64> huge{0};
+  for (i64 i = 1; i <= std::min<i64>(n, 40); ++i) huge.push_back(i);  // tiny ones, then a huge one
+  huge.push_back(n);
+  huge.push_back(n);  // and an empty one at the end
+  out.push_back({"many tiny, one huge", huge});
+  std::vector<i64> mixed{0};
+  while (mixed.back() < n) {
+    static constexpr std::array<i64, 7> lengths{0, 0, 1, 2, 17, 300, 5000};
+    const i64 len = lengths[static_cast<std::size_t>(r.between(0, 6))];
+    mixed.push_back(std::min(n, mixed.back() + len));
+  }
+  out.push_back({"random, empty ones among them", mixed});
+  return out;
+}
+
+AKT_TAG(cross_group_sync, "SegmentedSort/*.OverOffsets");
+TYPED_TEST(SegmentedSort, OverOffsets) {
+  using T = TypeParam;
+  AKT_RANDOM(r);
+  for (i64 n : pick<std::vector<i64>>({0, 1, 2, 1000, 300007}, {0, 1, 2, 1000, 20011}))
+    for (const auto& [name, offsets] : segment_layouts(n, r))
+      for (bool rev : {false, true}) {
+        SCOPED_TRACE(std::string(name) + ", n = " + std::to_string(n) + (rev ? ", rev" : ""));
+        buf<T> v = make_data<T>(n, rev ? pattern::few : pattern::random, r);
+        const reference<T> want = sorted_segments(v, offsets, order{rev});
+        buf<i64> o(offsets.data(), static_cast<i64>(offsets.size()));
+        const ak::sort_options<> opts{.rev = rev};
+        EXPECT_TRUE(same_bits_elements(to_buf(ak::sort(v.view(), ak::offsets{o.view()}, opts)),
+                                       want.sorted));
+        EXPECT_TRUE(same_elements(ak::sortperm(v.view(), ak::offsets{o.view()}, opts), want.perm));
+        ak::sort_inplace(v.view(), ak::offsets{o.view()}, opts);
+        EXPECT_TRUE(same_bits_elements(v, want.sorted));
+      }
+}
+
+// Every algorithm value the device runs, along a dimension and over offsets.
+TYPED_TEST(SegmentedSort, EveryAlgorithm) {
+  using T = TypeParam;
+  AKT_RANDOM(r);
+  const std::vector<i64> e = pick<std::vector<i64>>({300, 257}, {40, 33});
+  for (const ak::sort_alg a : {ak::sort_alg{ak::radix_sort{}}, ak::sort_alg{ak::merge_sort{}},
+                               ak::sort_alg{ak::sample_sort{}}}) {
+    if (on_gpu_style() && std::holds_alternative<ak::sample_sort>(a)) continue;  // not on sim
+    SCOPED_TRACE(a.index());
+    laid_out<T> lo = make_layout<T>(e, layout::contiguous, r);
+    const buf<T> h = gather(lo.view);
+    for (std::size_t dim = 0; dim < 2; ++dim) {
+      const reference<T> want = sorted_slices(h, e, dim, order{false});
+      const ak::sort_options<> o{.alg = a, .dim = static_cast<i64>(dim)};
+      EXPECT_TRUE(same_bits_elements(to_buf(ak::sort(ak::view<const T>(lo.view), o)), want.sorted));
+      EXPECT_TRUE(same_elements(ak::sortperm(ak::view<const T>(lo.view), o), want.perm));
+    }
+    const std::vector<i64> offsets{0, 5, 5, 300, e[0] * e[1]};
+    const reference<T> want = sorted_segments(h, offsets, order{false});
+    buf<i64> o(offsets.data(), static_cast<i64>(offsets.size()));
+    buf<T> v = h;
+    ak::sort_inplace(v.view(), ak::offsets{o.view()}, {.alg = a});
+    EXPECT_TRUE(same_bits_elements(v, want.sorted));
+  }
+}
+
+// Records sorted by a key function and by a custom order, along a dimension and over offsets.
+struct rec {
+  std::int32_t key;
+  std::int32_t id;
+};
+struct rec_key {
+  AK_KERNEL_FN std::int32_t operator()(const rec& x) const { return x.key; }
+};
+struct by_key_descending {
+  AK_KERNEL_FN bool operator()(const rec& a, const rec& b) const { return a.key > b.key; }
+};
+
+TEST(SegmentedSortCustom, KeyFunctionsAndCustomOrders) {
+  AKT_RANDOM(r);
+  const std::vector<i64> e = pick<std::vector<i64>>({50, 3001}, {7, 301});
+  const i64 n = e[0] * e[1];
+  buf<rec> h(n);
+  for (i64 i = 0; i < n; ++i)
+    h[i] = {static_cast<std::int32_t>(r.between(-20, 20)), static_cast<std::int32_t>(i)};
+  const ak::array<rec> a = to_array(h, make_shape(e));
+  const auto by_key = [](const rec& x, const rec& y) { return x.key < y.key; };
+  const auto descending = [](const rec& x, const rec& y) { return x.key > y.key; };
+  auto ids = [](const buf<rec>& x) {
+    buf<std::int32_t> out(x.size());
+    for (i64 i = 0; i < x.size(); ++i) out[i] = x[i].id;
+    return out;
+  };
+  for (std::size_t dim = 0; dim < 2; ++dim) {
+    SCOPED_TRACE("dim " + std::to_string(dim));
+    const i64 d = static_cast<i64>(dim);
+    EXPECT_TRUE(same_elements(ids(to_buf(ak::sort(a, ak::sort_options<rec_key>{.dim = d}))),
+                              ids(sorted_slices(h, e, dim, by_key).sorted)));
+    EXPECT_TRUE(same_elements(ids(to_buf(ak::sort(a,
+                                                  ak::sort_options<ak::identity, by_key_descending>{
+                                                      .alg = ak::merge_sort{}, .dim = d}))),
+                              ids(sorted_slices(h, e, dim, descending).sorted)));
+    EXPECT_TRUE(
+        same_elements(ak::sortperm(a, ak::sort_options<ak::identity, by_key_descending>{.dim = d}),
+                      sorted_slices(h, e, dim, descending).perm));
+  }
+  const std::vector<i64> offsets{0, 1, 1, 17, n / 2, n};
+  buf<i64> o(offsets.data(), static_cast<i64>(offsets.size()));
+  buf<rec> v = h;
+  ak::sort_inplace(v.view(), ak::offsets{o.view()}, ak::sort_options<rec_key>{.rev = true});
+  EXPECT_TRUE(same_elements(ids(v), ids(sorted_segments(h, offsets, [](const rec& x, const rec& y) {
+                                          return x.key > y.key;
+                                        }).sorted)));
+}
+
+// Bad dims and offsets are argument errors that leave the data as it was.
+TEST(SegmentedSortErrors, BadDimsAndOffsets) {
+  AKT_RANDOM(r);
+  const buf<float> h = make_data<float>(12, pattern::random, r);
+  ak::array<float> m = to_array(h, ak::shape{3, 4});
+  auto unchanged = [&] { return same_bits_elements(to_buf(m), h); };
+  EXPECT_THROW(ak::sort_inplace(m), ak::argument_error);  // rank 2 needs a dim
+  EXPECT_THROW(ak::sort_inplace(m, {.dim = 2}), ak::argument_error);
+  EXPECT_THROW(ak::sort_inplace(m, {.dim = -1}), ak::argument_error);
+  EXPECT_THROW((void)ak::sort(m), ak::argument_error);
+  EXPECT_THROW((void)ak::sortperm(m, {.dim = 5}), ak::argument_error);
+  EXPECT_TRUE(unchanged());
+  // Offsets: of a 1-d array only, first 0, last n, never decreasing, 1-d, at least one value.
+  buf<float> v = h;
+  auto bad = [&](std::vector<i64> offsets) {
+    buf<i64> o(offsets.data(), static_cast<i64>(offsets.size()));
+    SCOPED_TRACE(::testing::PrintToString(offsets));
+    EXPECT_THROW(ak::sort_inplace(v.view(), ak::offsets{o.view()}), ak::argument_error);
+    EXPECT_THROW((void)ak::sort(v.view(), ak::offsets{o.view()}), ak::argument_error);
+    EXPECT_THROW((void)ak::sortperm(v.view(), ak::offsets{o.view()}), ak::argument_error);
+    EXPECT_TRUE(same_bits_elements(v, h));
+  };
+  bad({1, 12});
+  bad({0, 11});
+  bad({0, 13});
+  bad({0, 8, 4, 12});
+  bad({});
+  buf<i64> ok(std::vector<i64>{0, 12}.data(), 2);
+  EXPECT_THROW(ak::sort_inplace(m, ak::offsets{ok.view()}), ak::argument_error);  // 2-d data
+  EXPECT_THROW(ak::sort_inplace(v.view(), ak::offsets{ok.view()}, {.dim = 1}), ak::argument_error);
+  const ak::array<i64> two_d =
+      to_array(buf<i64>(std::vector<i64>{0, 6, 6, 12}.data(), 4), ak::shape{2, 2});
+  EXPECT_THROW(ak::sort_inplace(v.view(), ak::offsets{two_d}), ak::argument_error);
+  EXPECT_TRUE(same_bits_elements(v, h));
+  EXPECT_TRUE(unchanged());
+  // The 1-d calls that take sort_options accept dim 0 alone.
+  buf<float> values = h;
+  EXPECT_THROW(ak::sort_by_key(v.view(), values.view(), {.dim = 1}), ak::argument_error);
+  EXPECT_THROW((void)ak::partialsort(v.view(), 3, {.dim = 1}), ak::argument_error);
+  EXPECT_TRUE(same_bits_elements(v, h));
+  ak::sort_inplace(v.view(), {.dim = 0});
+  buf<float> want = h;
+  std::stable_sort(want.begin(), want.end(), order{false});
+  EXPECT_TRUE(same_bits_elements(v, want));
+}
+
+}  // namespace
+}  // namespace akt
