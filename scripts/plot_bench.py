@@ -33,6 +33,7 @@ GROUPS = OrderedDict(
             ["findall", "copy_if", "partition", "unique", "run_length_encode", "findmin", "histogram"],
         ),
         ("keyed", ["reduce_by_key", "accumulate_by_key", "merge", "partialsort"]),
+        ("segmented", ["sort_rows", "sort_tiny_rows"]),
     ]
 )
 PEER_ORDER = [

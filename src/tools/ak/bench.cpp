@@ -399,6 +399,7 @@ std::vector<op_spec> all_ops() {
   add_sort_ops(ops);
   add_custom_sort_ops(ops);
   add_sort_key_ops(ops);
+  add_sort_row_ops(ops);
   add_select_ops(ops);
   add_keyed_ops(ops);
   // In the order of the table, the one list of op names (bench_cli.cpp), which must name each.

@@ -80,7 +80,7 @@ struct bench_case {
 struct op_spec {
   std::string name;
   std::string group;  // for the plot script: reduce, elementwise, sort, sort_keys, dims, select,
-                      // keyed
+                      // keyed, segmented
   std::vector<dtype> default_dtypes;
   std::function<bench_case(dtype, std::int64_t)> build;
   std::int64_t default_n = 10'000'000;  // without --n
@@ -90,6 +90,7 @@ void add_elementwise_ops(std::vector<op_spec>& ops);  // bench_elementwise.cpp
 void add_sort_ops(std::vector<op_spec>& ops);         // bench_sort.cpp
 void add_custom_sort_ops(std::vector<op_spec>& ops);  // bench_sort_custom.cpp
 void add_sort_key_ops(std::vector<op_spec>& ops);     // bench_sort_keys.cpp
+void add_sort_row_ops(std::vector<op_spec>& ops);     // bench_sort_rows.cpp
 void add_select_ops(std::vector<op_spec>& ops);       // bench_select.cpp
 void add_keyed_ops(std::vector<op_spec>& ops);        // bench_keyed.cpp
 
