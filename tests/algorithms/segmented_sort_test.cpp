@@ -14,14 +14,6 @@
 namespace akt {
 namespace {
 
-struct order {
-  bool rev;
-  template <class T>
-  bool operator()(const T& a, const T& b) const {
-    return rev ? ak::isless{}(b, a) : ak::isless{}(a, b);
-  }
-};
-
 // The reference: each slice of a row-major h (extents e) along dim, or each segment, stably
 // sorted by less, and the permutation within it.
 template <class T>
@@ -76,9 +68,16 @@ std::vector<std::vector<i64>> shapes_to_try() {
   for (auto& s : all_shapes(pick<std::size_t>(3, 2), 3))
     if (!s.empty()) out.push_back(s);
   for (i64 e : {0, 1, 3}) out.push_back({2, 3, e, 2});
-  for (auto& s : pick<std::vector<std::vector<i64>>>(
-           {{7, 1000}, {1000, 7}, {3, 1001, 5}, {2, 70001}, {70001, 2}, {3, 2, 2, 300}},
-           {{33, 100}, {100, 33}, {2, 3, 50}, {2, 2, 2, 9}}))
+  for (auto& s :
+       pick<std::vector<std::vector<i64>>>({{7, 1000},
+                                            {1000, 7},
+                                            {3, 1001, 5},
+                                            {2, 70001},
+                                            {70001, 2},
+                                            {3, 2, 2, 300},
+                                            {101, 16},
+                                            {67, 13}},
+                                           {{33, 100}, {100, 33}, {2, 3, 50}, {2, 2, 2, 9}}))
     out.push_back(s);
   return out;
 }
@@ -107,7 +106,7 @@ TYPED_TEST(SegmentedSort, AlongEveryDimension) {
                        ", " + name_of(lay));
           laid_out<T> lo = make_layout<T>(e, lay, r, kind);
           const buf<T> h = gather(lo.view);
-          const reference<T> want = sorted_slices(h, e, dim, order{rev});
+          const reference<T> want = sorted_slices(h, e, dim, sort_order{rev});
           const ak::sort_options<> o{.rev = rev, .dim = static_cast<i64>(dim)};
           const ak::array<T> got = ak::sort(ak::view<const T>(lo.view), o);
           ASSERT_EQ(got.shape(), lo.view.shape());
@@ -120,6 +119,31 @@ TYPED_TEST(SegmentedSort, AlongEveryDimension) {
           EXPECT_TRUE(outside_untouched(lo));
         }
       }
+}
+
+// Rows of 1 to 17 elements (the cpu sorts rows of 2 to 16 numbers by a sorting network across
+// rows, and rows with a NaN by insertion): values from the specials (floats: -0.0 and +0.0, the
+// infinities, the extremes, and NaN in some rows only; integers: their extremes), row counts
+// that leave a partial batch of rows, every row length.
+TYPED_TEST(SegmentedSort, ShortRowsOfSpecialValues) {
+  using T = TypeParam;
+  AKT_RANDOM(r);
+  for (i64 length = 1; length <= 17; ++length)
+    for (i64 rows : pick<std::vector<i64>>({1, 7, 8, 9, 203}, {9, 20}))
+      for (bool with_nan : {false, true})
+        for (bool rev : {false, true}) {
+          SCOPED_TRACE(std::to_string(rows) + " rows of " + std::to_string(length) +
+                       (with_nan ? ", some NaN" : "") + (rev ? ", rev" : ""));
+          buf<T> h = make_data<T>(rows * length, pattern::special, r);
+          if constexpr (is_float_v<T>)
+            for (i64 i = 0; i < h.size(); ++i)
+              if (h[i] != h[i] && (!with_nan || r.between(0, 9) > 0)) h[i] = T(-0.0);
+          const std::vector<i64> e{rows, length};
+          const reference<T> want = sorted_slices(h, e, 1, sort_order{rev});
+          ak::array<T> a = to_array(h, make_shape(e));
+          ak::sort_inplace(a, {.rev = rev, .dim = 1});
+          EXPECT_TRUE(same_bits_elements(to_buf(a), want.sorted));
+        }
 }
 
 // Segment layouts of n elements, as offsets.
@@ -154,7 +178,7 @@ TYPED_TEST(SegmentedSort, OverOffsets) {
       for (bool rev : {false, true}) {
         SCOPED_TRACE(std::string(name) + ", n = " + std::to_string(n) + (rev ? ", rev" : ""));
         buf<T> v = make_data<T>(n, rev ? pattern::few : pattern::random, r);
-        const reference<T> want = sorted_segments(v, offsets, order{rev});
+        const reference<T> want = sorted_segments(v, offsets, sort_order{rev});
         buf<i64> o(offsets.data(), static_cast<i64>(offsets.size()));
         const ak::sort_options<> opts{.rev = rev};
         EXPECT_TRUE(same_bits_elements(to_buf(ak::sort(v.view(), ak::offsets{o.view()}, opts)),
@@ -177,13 +201,13 @@ TYPED_TEST(SegmentedSort, EveryAlgorithm) {
     laid_out<T> lo = make_layout<T>(e, layout::contiguous, r);
     const buf<T> h = gather(lo.view);
     for (std::size_t dim = 0; dim < 2; ++dim) {
-      const reference<T> want = sorted_slices(h, e, dim, order{false});
+      const reference<T> want = sorted_slices(h, e, dim, sort_order{false});
       const ak::sort_options<> o{.alg = a, .dim = static_cast<i64>(dim)};
       EXPECT_TRUE(same_bits_elements(to_buf(ak::sort(ak::view<const T>(lo.view), o)), want.sorted));
       EXPECT_TRUE(same_elements(ak::sortperm(ak::view<const T>(lo.view), o), want.perm));
     }
     const std::vector<i64> offsets{0, 5, 5, 300, e[0] * e[1]};
-    const reference<T> want = sorted_segments(h, offsets, order{false});
+    const reference<T> want = sorted_segments(h, offsets, sort_order{false});
     buf<i64> o(offsets.data(), static_cast<i64>(offsets.size()));
     buf<T> v = h;
     ak::sort_inplace(v.view(), ak::offsets{o.view()}, {.alg = a});
@@ -282,7 +306,7 @@ TEST(SegmentedSortErrors, BadDimsAndOffsets) {
   EXPECT_TRUE(same_bits_elements(v, h));
   ak::sort_inplace(v.view(), {.dim = 0});
   buf<float> want = h;
-  std::stable_sort(want.begin(), want.end(), order{false});
+  std::stable_sort(want.begin(), want.end(), sort_order{false});
   EXPECT_TRUE(same_bits_elements(v, want));
 }
 

@@ -16,6 +16,7 @@
 #include "ak/backends/cpu/comparison_sort.hpp"
 #include "ak/backends/cpu/radix_sort.hpp"
 #include "ak/backends/cpu/scratch.hpp"
+#include "ak/backends/cpu/small_sort.hpp"
 #include "ak/runtime/algorithm_values.hpp"
 
 namespace ak::detail {
@@ -136,12 +137,30 @@ void sortperm_run(T* keys, T* key_tmp, std::int64_t* idx, std::int64_t* idx_tmp,
 // idx_tmp: n elements of scratch each. A segment longer than a task's share is sorted by the
 // parallel sort, one after another; the others go to tasks of about equal numbers of elements,
 // each segment sorted on one thread (insertion sort when short, merge sort below radix sort's
-// minimum, else the resolved algorithm). One segment of n elements is the plain sort.
+// minimum, else the resolved algorithm). One segment of n elements is the plain sort. Slices of
+// 2 to 16 numbers in the default order (sort, not sortperm) are sorted by a sorting network
+// across rows (cpu::sort_rows_small), whatever the algorithm: the result is the same.
 template <class T, class By, class Lt>
 void sort_segments_run(T* p, T* tmp, std::int64_t* idx, std::int64_t* idx_tmp, std::int64_t n,
                        const sort_segments& seg, const resolved_sort& r,
                        const sort_options<By, Lt>& o, std::int64_t cache_bytes) {
   if (n == 0) return;
+  // Short slices of numbers in the default order: a sorting network across rows.
+  if constexpr (std::is_same_v<By, identity> && std::is_same_v<Lt, isless> &&
+                cpu::small_sortable_v<T>) {
+    if (!idx && !seg.offsets && cpu::small_sort_length(seg.length)) {
+      const sort_less<const By&, const Lt&> less{o.by, o.lt, o.rev};
+      const std::int64_t length = seg.length;
+      const cpu::chunks rc =
+          cpu::plan_chunks(seg.count, std::max<std::int64_t>(1, r.tuning.cpu_grain / length),
+                           cpu::balanced_task_limit());
+      cpu::parallel_tasks(rc.count, [&](std::int64_t k) {
+        cpu::sort_rows_small(p + rc.begin(k) * length, rc.end(k) - rc.begin(k),
+                             static_cast<int>(length), o.rev, less);
+      });
+      return;
+    }
+  }
   auto sort_one = [&](std::int64_t s, std::int64_t grain) {
     const std::int64_t b = seg.start(s), len = seg.start(s + 1) - b;
     if (idx) {
@@ -186,12 +205,13 @@ void cpu_sort(const device& dev, const resolved_sort& r, view<T> v, const sort_s
   elementwise(v, id, r.tuning.cpu_grain, view<const T>(packed.view()));
 }
 
-// A sorted copy of v.
+// A copy of v (row-major, v's shape) with the segments of its slices along dim sorted.
 template <class T, class By, class Lt>
-array<T> cpu_sort_copy(const device& dev, const resolved_sort& r, view<const T> v,
-                       const sort_options<By, Lt>& o, std::string_view function) {
+array<T> cpu_sort_copy(const device& dev, const resolved_sort& r, view<const T> v, std::size_t dim,
+                       const sort_segments& seg, const sort_options<By, Lt>& o,
+                       std::string_view function) {
   array<T> out = copy_on_cpu(dev, v, loop_options{});
-  cpu_sort(dev, r, out.view(), whole_segment(v.size()), o, function);
+  cpu_sort(dev, r, slices_last(out.view(), dim), seg, o, function);
   return out;
 }
 
