@@ -1,9 +1,11 @@
 // Argument checks and errors shared by every algorithm (see detail/arguments.hpp).
 #include "ak/algorithms/detail/arguments.hpp"
 #include "ak/algorithms/detail/gpu_dispatch.hpp"
+#include "ak/algorithms/detail/segments.hpp"
 #include "precompiled/gpu_entries.hpp"
 
 #include <string>
+#include <vector>
 
 namespace ak::detail {
 
@@ -118,6 +120,57 @@ std::uint32_t dims_mask(std::string_view function, std::span<const std::int64_t>
     mask |= 1u << d;
   }
   return mask;
+}
+
+dense_offsets checked_offsets(const device& dev, const offsets& seg, std::int64_t n,
+                              const char* function) {
+  const view<const std::int64_t> o = seg.values();
+  check_same_device(function, "offsets", dev, o.memory());
+  if (o.rank() != 1) throw_rank(function, "offsets", "a 1-d array", o.rank());
+  if (o.size() < 1)
+    throw argument_error(function, "offsets", "m + 1 >= 1 values (CSR offsets)", "none");
+  const std::int64_t m = o.size() - 1;
+  // The values on the host, in order (a view of them where the host can read them in place).
+  std::vector<std::int64_t> copied;
+  const std::int64_t* h = o.data();
+  std::int64_t step = o.strides()[0];
+  if (!o.memory().host_accessible()) {
+    copied.resize(static_cast<std::size_t>(m + 1));
+    if (o.is_contiguous())
+      o.memory().copy_to_host(copied.data(), o.data(), copied.size() * sizeof(std::int64_t));
+    else
+      for (std::int64_t s = 0; s <= m; ++s)
+        o.memory().copy_to_host(&copied[static_cast<std::size_t>(s)], o.data() + s * step,
+                                sizeof(std::int64_t));
+    h = copied.data();
+    step = 1;
+  }
+  if (h[0] != 0) throw argument_error(function, "offsets", "offsets[0] == 0", std::to_string(h[0]));
+  if (h[m * step] != n)
+    throw argument_error(function, "offsets",
+                         "offsets[m] == " + std::to_string(n) + " (the length of src)",
+                         std::to_string(h[m * step]));
+  for (std::int64_t s = 0; s < m; ++s)
+    if (h[s * step] > h[(s + 1) * step])
+      throw argument_error(function, "offsets", "offsets that never decrease",
+                           "offsets[" + std::to_string(s) + "] = " + std::to_string(h[s * step]) +
+                               " > offsets[" + std::to_string(s + 1) +
+                               "] = " + std::to_string(h[(s + 1) * step]));
+  dense_offsets d;
+  d.count = m;
+  if (o.is_contiguous()) {
+    d.data = o.data();
+  } else {
+    d.own = on_gpu(dev) ? array<std::int64_t>(shape{m + 1}, dev.memory())
+                        : array<std::int64_t>(shape{m + 1});
+    if (copied.empty())
+      for (std::int64_t s = 0; s <= m; ++s) d.own.data()[s] = h[s * step];
+    else
+      d.own.memory().copy_from_host(d.own.data(), copied.data(),
+                                    copied.size() * sizeof(std::int64_t));
+    d.data = d.own.data();
+  }
+  return d;
 }
 
 }  // namespace ak::detail

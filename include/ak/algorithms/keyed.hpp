@@ -167,18 +167,18 @@ auto segmented_front(view<const T> v, const Op& op, const offsets& seg, const se
     if (v.rank() != 1) throw_rank(function, "src", "a 1-d array", v.rank());
     check_segment_options<R, Op>(o, function, scan, !scan || !o.inclusive);
     s.template check_scan<R, Op>();
-    const auto d = checked_offsets(s, dev, seg, v.size(), function);
+    const dense_offsets d = checked_offsets(dev, seg, v.size(), function);
     const std::int64_t m = seg.values().size() - 1, n = v.size();
     const auto dv = s.dense_of(v);
-    const array<std::uint8_t> heads = segment_heads(s, d.data(), m, n);
+    const array<std::uint8_t> heads = segment_heads(s, d.data, m, n);
     const array_flag<std::uint8_t> head{heads.data()};
     if (scan) return segmented_accumulate_body(s, dv.data(), n, head, op, o);
     const R init = init_of<R, Op>(o);
     array<R> out(shape{m}, s.memory());
-    s.for_each(m, empty_segments<R>{d.data(), out.data(), init});
+    s.for_each(m, empty_segments<R>{d.data, out.data(), init});
     s.template segmented_scan<R>(
         n, item_load<T, R, array_flag<std::uint8_t>>{dv.data(), head}, segmented_op<Op>{op},
-        segment_finish<R, Op>{d.data(), m, heads.data(), n, out.data(), op, init});
+        segment_finish<R, Op>{d.data, m, heads.data(), n, out.data(), op, init});
     return out;
   });
 }

@@ -72,7 +72,8 @@ AK_FOR_EACH_PRECOMPILED_NUMERIC_TYPE(AK_DECLARE_NUMERIC_ENTRIES)
   void sort_entry(const device& dev, const resolved_sort& r, view<T> v, const sort_segments& seg,  \
                   const sort_options<>& o, const char* function);                                  \
   array<T> sort_copy_entry(const device& dev, const resolved_sort& r, view<const T> v,             \
-                           const sort_options<>& o, const char* function);                         \
+                           std::size_t dim, const sort_segments& seg, const sort_options<>& o,     \
+                           const char* function);                                                  \
   void sortperm_entry(const device& dev, const resolved_sort& r, view<const T> v,                  \
                       view<std::int64_t> perm, const sort_segments& seg, const sort_options<>& o); \
   array<std::int64_t> searchsorted_entry(const device& dev, const search_tuning& t,                \

@@ -38,8 +38,6 @@
 #include "ak/algorithms/elementwise.hpp"
 #include "ak/algorithms/options.hpp"
 #include "ak/algorithms/precompiled.hpp"
-#include "ak/algorithms/select_cpu.hpp"
-#include "ak/algorithms/select_gpu.hpp"
 #include "ak/algorithms/sort_cpu.hpp"
 #include "ak/algorithms/sort_gpu.hpp"
 #include "ak/runtime/algorithm_values.hpp"
@@ -77,34 +75,9 @@ std::size_t sort_dim(const view<T>& v, const sort_options<By, Lt>& o, const char
   return 0;
 }
 
-// v with dimension dim moved last: its elements in row-major order are the slices along dim, one
-// after another, and each slice is a segment of the sort.
-template <class T>
-view<T> slices_last(view<T> v, std::size_t dim) {
-  const auto last = static_cast<std::int64_t>(v.rank()) - 1;
-  return static_cast<std::int64_t>(dim) == last ? v
-                                                : v.transpose(static_cast<std::int64_t>(dim), last);
-}
-inline sort_segments slices(const shape& s, std::size_t dim) {
-  const std::int64_t length = s[dim];
-  return {nullptr, length, length > 0 ? s.size() / length : 0};
-}
-
-// body(segments) with the segments of n elements that seg gives, checked (before anything is
-// written) and on the device.
-template <class Body>
-void with_offsets(const device& dev, const offsets& seg, std::int64_t n, const char* function,
-                  const Body& body) {
-  const select_tuning loops =
-      tuning(select_hook{}, dev, tuning_dtype<std::int64_t>(), select_tuning{});
-  auto run = [&](const auto& s) {
-    const auto d = checked_offsets(s, dev, seg, n, function);
-    body(sort_segments{d.data(), 0, seg.values().size() - 1});
-  };
-  if (on_gpu(dev))
-    run(gpu_selection(dev, loops));
-  else
-    run(cpu_selection(loops));
+// The segments that checked offsets give.
+inline sort_segments segments_of(const dense_offsets& d) {
+  return {d.data, 0, d.count};
 }
 
 // A 1-d array sorted over offsets, checked.
@@ -128,6 +101,19 @@ void sort_resolved(const device& dev, const resolved_sort& r, view<T> v, const s
     gpu_sort(dev, r, v, seg, o, function);
   else
     cpu_sort(dev, r, v, seg, o, function);
+}
+
+// A copy of v (v's shape) with the segments of its slices along dim sorted.
+template <class T, class By, class Lt>
+array<T> sort_copy_resolved(const device& dev, const resolved_sort& r, view<const T> v,
+                            std::size_t dim, const sort_segments& seg,
+                            const sort_options<By, Lt>& o, const char* function) {
+  if constexpr (precompiled_sort_v<T, By, Lt>)
+    return sort_copy_entry(dev, r, v, dim, seg, o, function);
+  else if (on_gpu(dev))
+    return gpu_sort_copy(dev, r, v, dim, seg, o, function);
+  else
+    return cpu_sort_copy(dev, r, v, dim, seg, o, function);
 }
 
 // perm = the permutation that sorts each segment of v, as indices within the segment.
@@ -167,9 +153,8 @@ void sort_inplace(Dst&& v, const offsets& segments, const sort_options<By, Lt>& 
   static_assert(!std::is_const_v<T>, "ak::sort_inplace: the array must be writable");
   const device dev = detail::segmented_sort_device(w, o, function);
   const resolved_sort r = detail::resolve_sort<T>(o, dev, function);
-  detail::with_offsets(dev, segments, w.size(), function, [&](const detail::sort_segments& seg) {
-    detail::sort_resolved(dev, r, w, seg, o, function);
-  });
+  const detail::dense_offsets d = detail::checked_offsets(dev, segments, w.size(), function);
+  detail::sort_resolved(dev, r, w, detail::segments_of(d), o, function);
 }
 
 // A sorted copy of src (1-d, or each slice along o.dim); src is left as it is. The algorithm is
@@ -182,18 +167,7 @@ auto sort(const Src& src, const sort_options<By, Lt>& o = {}) {
   const device dev = detail::algorithm_device(function, "v", v.memory());
   const std::size_t dim = detail::sort_dim(v, o, function);
   const resolved_sort r = detail::resolve_sort<T>(o, dev, function);
-  if (v.rank() > 1) {
-    array<T> out = ak::copy(v);
-    detail::sort_resolved(dev, r, detail::slices_last(out.view(), dim),
-                          detail::slices(v.shape(), dim), o, function);
-    return out;
-  }
-  if constexpr (detail::precompiled_sort_v<T, By, Lt>)
-    return detail::sort_copy_entry(dev, r, v, o, function);
-  else if (detail::on_gpu(dev))
-    return detail::gpu_sort_copy(dev, r, v, o, function);
-  else
-    return detail::cpu_sort_copy(dev, r, v, o, function);
+  return detail::sort_copy_resolved(dev, r, v, dim, detail::slices(v.shape(), dim), o, function);
 }
 
 // A copy of a 1-d src with each segment (CSR offsets) sorted.
@@ -204,12 +178,8 @@ auto sort(const Src& src, const offsets& segments, const sort_options<By, Lt>& o
   const view<const T> v = detail::as_const_view(src);
   const device dev = detail::segmented_sort_device(v, o, function);
   const resolved_sort r = detail::resolve_sort<T>(o, dev, function);
-  array<T> out;
-  detail::with_offsets(dev, segments, v.size(), function, [&](const detail::sort_segments& seg) {
-    out = ak::copy(v);
-    detail::sort_resolved(dev, r, out.view(), seg, o, function);
-  });
-  return out;
+  const detail::dense_offsets d = detail::checked_offsets(dev, segments, v.size(), function);
+  return detail::sort_copy_resolved(dev, r, v, 0, detail::segments_of(d), o, function);
 }
 
 // The stable permutation p (int64, 0-based) with src[p[0]] <= src[p[1]] <= ... in the order; of
@@ -239,11 +209,9 @@ array<std::int64_t> sortperm(const Src& src, const offsets& segments,
   const view<const T> v = detail::as_const_view(src);
   const device dev = detail::segmented_sort_device(v, o, function);
   const resolved_sort r = detail::resolve_sort<T>(o, dev, function);
-  array<std::int64_t> perm;
-  detail::with_offsets(dev, segments, v.size(), function, [&](const detail::sort_segments& seg) {
-    perm = detail::result_array<std::int64_t>(dev, v.shape());
-    detail::sortperm_resolved(dev, r, v, perm.view(), seg, o, function);
-  });
+  const detail::dense_offsets d = detail::checked_offsets(dev, segments, v.size(), function);
+  array<std::int64_t> perm = detail::result_array<std::int64_t>(dev, v.shape());
+  detail::sortperm_resolved(dev, r, v, perm.view(), detail::segments_of(d), o, function);
   return perm;
 }
 

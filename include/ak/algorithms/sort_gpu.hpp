@@ -157,13 +157,15 @@ void gpu_sort(const device& dev, const resolved_sort& r, view<T> v, const sort_s
   w.write_back();
 }
 
-// A sorted copy of v, on the device.
+// A copy of v (row-major, v's shape, on the device) with the segments of its slices along dim
+// sorted.
 template <class T, class By, class Lt>
-array<T> gpu_sort_copy(const device& dev, const resolved_sort& r, view<const T> v,
-                       const sort_options<By, Lt>& o, std::string_view function) {
+array<T> gpu_sort_copy(const device& dev, const resolved_sort& r, view<const T> v, std::size_t dim,
+                       const sort_segments& seg, const sort_options<By, Lt>& o,
+                       std::string_view function) {
   array<T> out(v.shape(), dev.memory());
   gpu_map_strided(dev, out.view(), v, gpu_same{});
-  gpu_sort(dev, r, out.view(), whole_segment(v.size()), o, function);
+  gpu_sort(dev, r, slices_last(out.view(), dim), seg, o, function);
   return out;
 }
 

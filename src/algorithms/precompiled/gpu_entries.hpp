@@ -32,8 +32,8 @@ template <class T>
 struct gpu_sort_entries {
   void (*sort)(const device&, const resolved_sort&, view<T>, const sort_segments&,
                const sort_options<>&, const char*);
-  array<T> (*sort_copy)(const device&, const resolved_sort&, view<const T>, const sort_options<>&,
-                        const char*);
+  array<T> (*sort_copy)(const device&, const resolved_sort&, view<const T>, std::size_t,
+                        const sort_segments&, const sort_options<>&, const char*);
   void (*sortperm)(const device&, const resolved_sort&, view<const T>, view<std::int64_t>,
                    const sort_segments&, const sort_options<>&);
   array<std::int64_t> (*searchsorted)(const device&, const search_tuning&, view<const T>,

@@ -52,8 +52,9 @@ void gpu_sort_body(const device& dev, const resolved_sort& r, view<T> v, const s
 
 template <class T>
 array<T> gpu_sort_copy_body(const device& dev, const resolved_sort& r, view<const T> v,
-                            const sort_options<>& o, const char* function) {
-  return gpu_sort_copy(dev, r, v, o, function);
+                            std::size_t dim, const sort_segments& seg, const sort_options<>& o,
+                            const char* function) {
+  return gpu_sort_copy(dev, r, v, dim, seg, o, function);
 }
 
 template <class T>

@@ -25,7 +25,8 @@
                                                     const sort_segments&, const sort_options<>&,  \
                                                     const char*);                                 \
   PREFIX template ak::array<T> ak::detail::gpu_sort_copy_body<T>(                                 \
-      const device&, const resolved_sort&, view<const T>, const sort_options<>&, const char*);    \
+      const device&, const resolved_sort&, view<const T>, std::size_t, const sort_segments&,      \
+      const sort_options<>&, const char*);                                                        \
   PREFIX template void ak::detail::gpu_sortperm_body<T>(                                          \
       const device&, const resolved_sort&, view<const T>, view<std::int64_t>,                     \
       const sort_segments&, const sort_options<>&);                                               \

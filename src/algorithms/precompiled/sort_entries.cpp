@@ -13,9 +13,11 @@ namespace ak::detail {
     cpu_sort(dev, r, v, seg, o, function);                                                        \
   }                                                                                               \
   array<T> sort_copy_entry(const device& dev, const resolved_sort& r, view<const T> v,            \
-                           const sort_options<>& o, const char* function) {                       \
-    if (on_gpu(dev)) return gpu_entries_for(dev).sort_of<T>().sort_copy(dev, r, v, o, function);  \
-    return cpu_sort_copy(dev, r, v, o, function);                                                 \
+                           std::size_t dim, const sort_segments& seg, const sort_options<>& o,    \
+                           const char* function) {                                                \
+    if (on_gpu(dev))                                                                              \
+      return gpu_entries_for(dev).sort_of<T>().sort_copy(dev, r, v, dim, seg, o, function);       \
+    return cpu_sort_copy(dev, r, v, dim, seg, o, function);                                       \
   }                                                                                               \
   void sortperm_entry(const device& dev, const resolved_sort& r, view<const T> v,                 \
                       view<std::int64_t> perm, const sort_segments& seg,                          \

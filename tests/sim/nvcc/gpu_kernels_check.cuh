@@ -150,7 +150,6 @@ template void ak_nvcc_check::instantiate<akgk::histogram_kernel<double, akd::edg
 // it), and merge path, with the bodies of the algorithms layer.
 #include "ak/algorithms/detail/keyed_common.hpp"
 #include "ak/algorithms/detail/merge_common.hpp"
-#include "ak/algorithms/detail/segments.hpp"
 #include "ak/algorithms/options.hpp"
 template void ak_nvcc_check::instantiate<
     akgk::scan_kernel<akd::segment_item<double>, akd::segmented_op<ak_nvcc_check_gpu::plus>>>();
@@ -167,8 +166,6 @@ template void ak_nvcc_check::instantiate<akgk::foreach_kernel<
     akd::finish_items<float, akd::segment_finish<float, ak_nvcc_check_gpu::minimum>>>>();
 template void ak_nvcc_check::instantiate<akgk::foreach_kernel<akd::empty_segments<float>>>();
 template void ak_nvcc_check::instantiate<akgk::foreach_kernel<akd::mark_heads>>();
-template void ak_nvcc_check::instantiate<
-    akgk::reduce_kernel<std::int64_t, akgk::load_flag<akd::offsets_descend>, akgk::sum_op>>();
 template void ak_nvcc_check::instantiate<akgk::foreach_kernel<
     akd::merge_chunks<double, std::int64_t, akd::sort_less<ak::identity, ak::isless>>>>();
 template void ak_nvcc_check::instantiate<akgk::foreach_kernel<

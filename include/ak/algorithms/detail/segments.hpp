@@ -4,12 +4,11 @@
 #pragma once
 
 #include <cstdint>
-#include <string>
 #include <type_traits>
 
 #include "ak/algorithms/detail/arguments.hpp"
-#include "ak/algorithms/detail/gpu_dispatch.hpp"
-#include "ak/kernel/config.hpp"
+#include "ak/core/array.hpp"
+#include "ak/runtime/device.hpp"
 
 namespace ak {
 
@@ -38,36 +37,17 @@ class offsets {
 
 namespace ak::detail {
 
-// Where offsets are not a valid CSR array for n elements: o[s] > o[s + 1] (the flag of a count
-// over the m segments; the front checks o[0] == 0 and o[m] == n itself).
-struct offsets_descend {
-  const std::int64_t* offsets;
-  AK_KERNEL_FN bool operator()(std::int64_t s) const { return offsets[s] > offsets[s + 1]; }
+// Offsets checked against n elements (1-d, m + 1 >= 1 values, o[0] == 0, o[m] == n, never
+// decreasing) before anything is written, and dense on their device: `data` points into the
+// caller's offsets, or into `own`, a packed copy of them. The values are read on the host (one
+// copy from a GPU-style device), so the check launches no kernel and is compiled once in libak
+// (src/algorithms/arguments.cpp).
+struct dense_offsets {
+  array<std::int64_t> own;
+  const std::int64_t* data = nullptr;
+  std::int64_t count = 0;  // m, the number of segments
 };
-
-// The offsets checked against n elements (1-d, m + 1 >= 1 values, o[0] == 0, o[m] == n, never
-// decreasing) and packed; their number of segments is size() - 1.
-template <class S>
-auto checked_offsets(const S& s, const device& dev, const offsets& seg, std::int64_t n,
-                     const char* function) {
-  const view<const std::int64_t> o = seg.values();
-  check_same_device(function, "offsets", dev, o.memory());
-  if (o.rank() != 1) throw_rank(function, "offsets", "a 1-d array", o.rank());
-  if (o.size() < 1)
-    throw argument_error(function, "offsets", "m + 1 >= 1 values (CSR offsets)", "none");
-  auto d = s.dense_of(o);
-  const std::int64_t m = o.size() - 1;
-  const std::int64_t first = gpu::detail::read_one(dev, d.data());
-  const std::int64_t last = gpu::detail::read_one(dev, d.data() + m);
-  if (first != 0)
-    throw argument_error(function, "offsets", "offsets[0] == 0", std::to_string(first));
-  if (last != n)
-    throw argument_error(function, "offsets",
-                         "offsets[m] == " + std::to_string(n) + " (the length of src)",
-                         std::to_string(last));
-  if (m > 0 && s.count(m, offsets_descend{d.data()}).total > 0)
-    throw argument_error(function, "offsets", "offsets that never decrease", "a decreasing step");
-  return d;
-}
+dense_offsets checked_offsets(const device& dev, const offsets& seg, std::int64_t n,
+                              const char* function);
 
 }  // namespace ak::detail

@@ -9,6 +9,7 @@
 
 #include "ak/backends/cpu/radix_sort.hpp"
 #include "ak/core/operators.hpp"
+#include "ak/core/view.hpp"
 #include "ak/kernel/config.hpp"
 
 namespace ak::detail {
@@ -66,6 +67,20 @@ struct sort_segments {
     return lo;
   }
 };
+
+// v with dimension dim moved last: its elements in row-major order are the slices along dim, one
+// after another, and each slice is a segment of the sort.
+template <class T>
+view<T> slices_last(view<T> v, std::size_t dim) {
+  const auto last = static_cast<std::int64_t>(v.rank()) - 1;
+  return static_cast<std::int64_t>(dim) == last ? v
+                                                : v.transpose(static_cast<std::int64_t>(dim), last);
+}
+// The slices along dim of an array of shape s.
+inline sort_segments slices(const shape& s, std::size_t dim) {
+  const std::int64_t length = s[dim];
+  return {nullptr, length, length > 0 ? s.size() / length : 0};
+}
 
 // A whole array of n elements as one segment.
 inline sort_segments whole_segment(std::int64_t n) {
