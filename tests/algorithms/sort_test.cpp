@@ -6,15 +6,6 @@
 namespace akt {
 namespace {
 
-// The order a sort with `rev` uses.
-struct order {
-  bool rev;
-  template <class T>
-  bool operator()(const T& a, const T& b) const {
-    return rev ? ak::isless{}(b, a) : ak::isless{}(a, b);
-  }
-};
-
 template <class T>
 bool equivalent(const T& a, const T& b) {
   return !ak::isless{}(a, b) && !ak::isless{}(b, a);
@@ -23,7 +14,7 @@ bool equivalent(const T& a, const T& b) {
 template <class T>
 buf<T> stable_reference(const buf<T>& data, bool rev) {
   buf<T> out = data;
-  std::stable_sort(out.begin(), out.end(), order{rev});
+  std::stable_sort(out.begin(), out.end(), sort_order{rev});
   return out;
 }
 
@@ -31,7 +22,8 @@ template <class T>
 buf<i64> stable_permutation(const buf<T>& data, bool rev) {
   buf<i64> p(data.size());
   std::iota(p.begin(), p.end(), i64{0});
-  std::stable_sort(p.begin(), p.end(), [&](i64 a, i64 b) { return order{rev}(data[a], data[b]); });
+  std::stable_sort(p.begin(), p.end(),
+                   [&](i64 a, i64 b) { return sort_order{rev}(data[a], data[b]); });
   return p;
 }
 
@@ -364,7 +356,7 @@ TYPED_TEST(Sort, EqualKeysKeepTheirOrder) {
         ak::sort_by_key(keys.view(), values.view(), options(a, rev));
         i64 bad = -1;
         for (i64 i = 0; i + 1 < n && bad < 0; ++i)
-          if (order{rev}(keys[i + 1], keys[i]) ||
+          if (sort_order{rev}(keys[i + 1], keys[i]) ||
               (equivalent(keys[i], keys[i + 1]) && values[i] > values[i + 1]))
             bad = i;
         EXPECT_EQ(bad, -1) << "out of order or unstable at " << bad;

@@ -429,6 +429,17 @@ std::string show(const T& x) {
   }
 }
 
+// ---- Orders -----------------------------------------------------------------------------------
+
+// The order a sort with `rev` uses: ak::isless, reversed when rev (the references' comparator).
+struct sort_order {
+  bool rev;
+  template <class T>
+  bool operator()(const T& a, const T& b) const {
+    return rev ? ak::isless{}(b, a) : ak::isless{}(a, b);
+  }
+};
+
 // ---- Equality ---------------------------------------------------------------------------------
 
 // Equal values; for floats the same bits but any NaN equals any NaN (-0.0 differs from +0.0).

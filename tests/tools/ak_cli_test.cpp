@@ -206,11 +206,12 @@ TEST(AkCli, BenchOpsListWithAllRunsOnlyTheNamedOps) {
 
 // The keyed ops and merge, each checked against its peers (a mismatch fails the command): TBB
 // always, Thrust's TBB backend and std::merge(par) where this build has them.
-TEST(AkCli, BenchKeyedOpsAgreeWithTheirPeers) {
+TEST(AkCli, BenchKeyedAndSegmentedOpsAgreeWithTheirPeers) {
   const std::string path =
       ::testing::TempDir() + "ak_bench_keyed_" + std::to_string(::getpid()) + ".json";
   auto r = run_ak(
-      "bench --ops reduce_by_key,accumulate_by_key,merge,partialsort --dtypes int64 "
+      "bench --ops reduce_by_key,accumulate_by_key,merge,partialsort,sort_rows,sort_tiny_rows "
+      "--dtypes int64 "
       "--n 100003 "
       "--json '" +
           path + "'",
@@ -228,7 +229,9 @@ TEST(AkCli, BenchKeyedOpsAgreeWithTheirPeers) {
   }
   EXPECT_GE(peers["reduce_by_key"], 1) << r.output;  // tbb
   EXPECT_GE(peers["accumulate_by_key"], 1) << r.output;
-  EXPECT_GE(peers["merge"], 1) << r.output;  // std::merge(par) or thrust
+  EXPECT_GE(peers["merge"], 1) << r.output;      // std::merge(par) or thrust
+  EXPECT_GE(peers["sort_rows"], 1) << r.output;  // the row loops
+  EXPECT_GE(peers["sort_tiny_rows"], 1) << r.output;
 }
 
 TEST(AkCli, BenchRejectsBadArguments) {

@@ -36,6 +36,8 @@ const std::vector<std::string>& bench_op_names() {
                                               "accumulate_by_key",
                                               "merge",
                                               "partialsort",
+                                              "sort_rows",
+                                              "sort_tiny_rows",
                                               "sum_dims0",
                                               "sum_dims1"};
   return names;

@@ -158,6 +158,18 @@ struct sort_buffers {
   std::shared_ptr<T[]> input = make_buffer<T>(n), ak = make_buffer<T>(n), peer = make_buffer<T>(n);
 };
 
+// A case that sorts n elements of T in place: the data read and written once counted.
+template <class T>
+bench_case in_place_sort_case(const std::string& op, std::int64_t n) {
+  bench_case c;
+  c.op = op;
+  c.elements = n;
+  c.bytes = 2.0 * static_cast<double>(n) * sizeof(T);
+  c.writes = true;
+  c.input_bytes = static_cast<double>(n) * sizeof(T);
+  return c;
+}
+
 // stable = false (only with a custom lt): ak is asked for an unstable sort, like its peers'.
 template <class T, class Lt>
 bench_case sort_values(const std::string& op, std::int64_t n, Lt lt, bool stable = true) {
@@ -166,12 +178,7 @@ bench_case sort_values(const std::string& op, std::int64_t n, Lt lt, bool stable
   const T* in = b->input.get();
   T* wa = b->ak.get();
   T* wp = b->peer.get();
-  bench_case c;
-  c.op = op;
-  c.elements = n;
-  c.bytes = 2.0 * static_cast<double>(n) * sizeof(T);
-  c.writes = true;
-  c.input_bytes = static_cast<double>(n) * sizeof(T);
+  bench_case c = in_place_sort_case<T>(op, n);
   auto check = [b, n] { return compare_exact(b->ak.get(), b->peer.get(), n); };
   auto restore_peer = [b, in, wp, n] { parallel_copy(wp, in, n); };
   auto restore_ak = [b, in, wa, n] { parallel_copy(wa, in, n); };

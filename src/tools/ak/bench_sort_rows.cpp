@@ -21,12 +21,7 @@ bench_case sort_rows_case(const std::string& op, std::int64_t n, std::int64_t ro
   const T* in = b->input.get();
   T* wa = b->ak.get();
   T* wp = b->peer.get();
-  bench_case c;
-  c.op = op;
-  c.elements = elements;
-  c.bytes = 2.0 * static_cast<double>(elements) * sizeof(T);
-  c.writes = true;
-  c.input_bytes = static_cast<double>(elements) * sizeof(T);
+  bench_case c = in_place_sort_case<T>(op, elements);
   c.note = "each row of a " + std::to_string(rows) + " x " + std::to_string(row) +
            " matrix sorted in place: ak::sort_inplace(m, {.dim = 1}); peers: row loops, a "
            "tbb::parallel_for over rows with a sequential sort of each, or a loop of a parallel "
