@@ -186,7 +186,8 @@ void sort_segments_run(T* p, T* tmp, std::int64_t* idx, std::int64_t* idx_tmp, s
     for (const std::int64_t s : task) sort_one(s, r.tuning.cpu_grain);
 }
 
-// Sorts each segment of v (rank 1, any strides) in place.
+// Sorts each segment of v (any shape and strides; its elements in row-major order make the
+// segments) in place.
 template <class T, class By, class Lt>
 void cpu_sort(const device& dev, const resolved_sort& r, view<T> v, const sort_segments& seg,
               const sort_options<By, Lt>& o, std::string_view function) {
@@ -215,8 +216,8 @@ array<T> cpu_sort_copy(const device& dev, const resolved_sort& r, view<const T> 
   return out;
 }
 
-// perm (v's shape, any strides) = the stable permutation that sorts each segment of v (rank 1),
-// as indices within the segment.
+// perm (v's shape, any strides) = the stable permutation that sorts each segment of v (its
+// elements in row-major order), as indices within the segment.
 template <class T, class By, class Lt>
 void cpu_sortperm(const device& dev, const resolved_sort& r, view<const T> v,
                   view<std::int64_t> perm, const sort_segments& seg, const sort_options<By, Lt>& o,
