@@ -2,6 +2,8 @@
 //   build/bin/ak_bench_tuning --benchmark_repetitions=5 --benchmark_report_aggregates_only
 #include <benchmark/benchmark.h>
 
+#include <cstdlib>
+
 #include "ak/runtime/algorithm_values.hpp"
 #include "ak/runtime/tuning.hpp"
 
@@ -53,6 +55,26 @@ void BM_resolve_sort_alg(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_resolve_sort_alg);
+
+// A lookup with the call's size where entries measured at sizes are in force (an inline
+// AK_TUNING with three sizes), cycling through sizes of three power-of-two classes.
+void BM_tuning_lookup_by_size(benchmark::State& state) {
+  ::setenv("AK_TUNING",
+           R"({"cpu": {"reduce": {"float32": {"by_size": {"1000": {"cpu_grain": 1024},
+              "1000000": {"cpu_grain": 65536}, "100000000": {"cpu_grain": 1048576}}}}}})",
+           1);
+  ak::reload_tuning_files();
+  ak::device dev("cpu");
+  const std::int64_t sizes[] = {900, 1'200'000, 90'000'000};
+  std::size_t i = 0;
+  for (auto _ : state) {
+    auto t = ak::tuning(ak::reduce_hook{}, dev, ak::dtype::float32, sizes[i++ % 3]);
+    benchmark::DoNotOptimize(t);
+  }
+  ::unsetenv("AK_TUNING");
+  ak::reload_tuning_files();
+}
+BENCHMARK(BM_tuning_lookup_by_size);
 
 // The uncached path with provenance, as `ak info` uses it: not for hot paths.
 void BM_explain_tuning(benchmark::State& state) {

@@ -63,6 +63,9 @@ struct sort_ranges {
   range radix_items_per_thread = integer(1, 16, 4, true);
   range radix_msd_passes = integer(1, 16, 3);
   range radix_msd_run = integer(1, 4096, 8, true);
+  range insertion_run = integer(1, 64, 16);
+  range radix_min_run = integer(1, 1 << 20, 256);
+  range sample_leaf_size = integer(2, 64, 32);
 };
 
 struct map_ranges {

@@ -115,7 +115,11 @@ struct tuning_entry {
   std::string dtype_selector;        // "*", dtype class or dtype
   std::vector<std::int64_t> values;  // one per field; ak::unset where not given
   field_origin origin;
+  std::int64_t size = 0;  // > 0: measured at this many elements ("by_size"; see tuning_size)
 };
+
+// The key under a dtype selector that holds entries measured at sizes.
+inline constexpr std::string_view by_size_key = "by_size";
 
 // Validates a dtype selector; returns an empty string, or what was expected.
 std::string check_dtype_selector(std::string_view s);
@@ -124,7 +128,8 @@ std::string check_dtype_selector(std::string_view s);
 int match_score(const tuning_entry& e, const device_info& d, dtype t, bool backend_layer);
 
 // Parsing of override files (tuning_files.cpp). `origin` names the file or text in messages.
-// AK_TUNING: { device selector: { hook: { dtype selector: { field: value } } } }
+// AK_TUNING: { device selector: { hook: { dtype selector: { field: value } } } }, where a dtype
+// selector's object may also hold "by_size": { elements: { field: value } }.
 std::vector<tuning_entry> parse_user_tuning(std::string_view json_text, const std::string& origin);
 // A device's autotune cache (docs/tuning.md): its stamp (tuning_cache_stamp) must be this
 // device's, and its "tunings" are { hook: { dtype selector: { field: value } } }; each entry's

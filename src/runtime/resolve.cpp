@@ -33,10 +33,10 @@ void check_group_shape(std::string_view alg, std::int64_t block_size, std::int64
 // wrote: the algorithm value ("ak::radix_sort: argument 'radix_digit_bits': ...") or the function
 // whose options held them.
 template <class Hook>
-typename Hook::type checked_lookup(Hook hook, const device& dev, dtype t,
+typename Hook::type checked_lookup(Hook hook, const device& dev, dtype t, tuning_size size,
                                    const typename Hook::type& call, std::string_view name) {
   try {
-    return tuning(hook, dev, t, call);
+    return tuning(hook, dev, t, call, size);
   } catch (const argument_error&) {
     check_tuning(hook, call, name);
     throw;
@@ -100,9 +100,10 @@ bool can_decouple(const device& dev) {
 }  // namespace
 
 // A scan from its call layer: an explicit algorithm when the layer sets one.
-resolved_scan resolve(const scan_tuning& call, const device& dev, dtype t, std::string_view name) {
+resolved_scan resolve(const scan_tuning& call, const device& dev, dtype t, std::string_view name,
+                      tuning_size size) {
   const bool explicit_alg = call.algorithm != scan_algorithm::not_set;
-  resolved_scan r{scan_algorithm::not_set, checked_lookup(scan_hook{}, dev, t, call, name)};
+  resolved_scan r{scan_algorithm::not_set, checked_lookup(scan_hook{}, dev, t, size, call, name)};
   r.algorithm = r.tuning.algorithm;
   // Step 2: auto falls back to what runs everywhere when the device cannot decouple.
   if (!explicit_alg && r.algorithm == scan_algorithm::decoupled_lookback && !can_decouple(dev))
@@ -118,14 +119,15 @@ resolved_scan resolve(const scan_tuning& call, const device& dev, dtype t, std::
   return r;
 }
 
-resolved_scan resolve(const scan_alg& alg, const device& dev, dtype t) {
+resolved_scan resolve(const scan_alg& alg, const device& dev, dtype t, tuning_size size) {
   // Step 1: the caller's fields, checked, become the call's layer.
   const scan_tuning call =
       std::visit([](const auto& a) { return call_layer(scan_hook{}, a); }, alg);
-  return resolve(call, dev, t, value_name(alg));
+  return resolve(call, dev, t, value_name(alg), size);
 }
 
-resolved_sort resolve(const sort_alg& alg, const device& dev, dtype t, const sort_facts& facts) {
+resolved_sort resolve(const sort_alg& alg, const device& dev, dtype t, const sort_facts& facts,
+                      tuning_size size) {
   // Step 1.
   if (std::holds_alternative<radix_sort>(alg) && facts.custom_order)
     throw capability_error(
@@ -147,7 +149,7 @@ resolved_sort resolve(const sort_alg& alg, const device& dev, dtype t, const sor
   const sort_tuning call =
       std::visit([](const auto& a) { return call_layer(sort_hook{}, a); }, alg);
   resolved_sort r{sort_algorithm::not_set,
-                  checked_lookup(sort_hook{}, dev, t, call, value_name(alg))};
+                  checked_lookup(sort_hook{}, dev, t, size, call, value_name(alg))};
   r.algorithm = r.tuning.algorithm;
   // Step 2: auto keeps the tuning's choice unless the call's facts rule it out. Then the cpu
   // takes its sample sort (stable, any comparator, the faster of its comparison sorts); other

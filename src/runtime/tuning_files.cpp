@@ -1,6 +1,7 @@
 // Reading tuning overrides from JSON: AK_TUNING (a file or inline text) and autotune caches.
 // Anything the runtime does not know (hook, field, dtype), a value of the wrong type or out of
 // range, and malformed JSON is an error that names the file and the key: never ignored.
+#include <charconv>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -68,7 +69,52 @@ std::int64_t field_value(const field_schema& f, const json& v, const std::string
   return value;
 }
 
-// { hook: { dtype selector: { field: value } } } below `keys`, appended to `out`.
+// The entry of one { field: value } object below `keys`, for a hook and selectors. `sizes_too`:
+// the object may also hold "by_size" (which the caller reads), so messages name it.
+tuning_entry parse_fields(const json& fields, const hook_schema& hook,
+                          const std::string& device_selector, const std::string& dtype_selector,
+                          tuning_source source, const std::string& origin,
+                          std::vector<std::string>& keys, bool sizes_too) {
+  expect_object(fields, origin, keys, "fields");
+  tuning_entry e;
+  e.hook = static_cast<std::uint32_t>(&hook - hook_schemas().data());
+  e.device_selector = device_selector;
+  e.dtype_selector = dtype_selector;
+  e.values.assign(hook.fields.size(), unset);
+  for (const auto& [field_name, value] : fields.items()) {
+    keys.push_back(field_name);
+    auto f = std::find_if(hook.fields.begin(), hook.fields.end(),
+                          [&name = keys.back()](const field_schema& s) { return s.name == name; });
+    if (f == hook.fields.end()) {
+      std::string known;
+      for (const auto& s : hook.fields) known += (known.empty() ? "" : ", ") + std::string(s.name);
+      if (sizes_too) known += ", or \"" + std::string(by_size_key) + "\"";
+      bad_key(origin, keys, "a field of hook " + std::string(hook.name) + " (" + known + ")",
+              "unknown field \"" + field_name + "\"");
+    }
+    e.values[static_cast<std::size_t>(f - hook.fields.begin())] =
+        field_value(*f, value, origin, keys);
+    keys.pop_back();
+  }
+  e.origin = {source, origin + ", key " + key_path(keys)};
+  return e;
+}
+
+// A size under "by_size": a decimal count of elements, at least 1, written as std::to_string
+// writes it (no sign, no leading zero: one size has one key).
+std::int64_t parse_size_key(const std::string& key, const std::string& origin,
+                            const std::vector<std::string>& keys) {
+  std::int64_t n = 0;
+  const auto [end, ec] = std::from_chars(key.data(), key.data() + key.size(), n);
+  if (key.empty() || ec != std::errc() || end != key.data() + key.size() || n < 1 ||
+      key != std::to_string(n))
+    bad_key(origin, keys, "a number of elements (a decimal integer of at least 1)",
+            "\"" + key + "\"");
+  return n;
+}
+
+// { hook: { dtype selector: { field: value, "by_size": { n: { field: value } } } } } below
+// `keys`, appended to `out`: one entry for every size, and one per size measured at.
 void parse_hooks(const json& hooks, const std::string& origin, std::vector<std::string> keys,
                  const std::string& device_selector, tuning_source source,
                  std::vector<tuning_entry>& out) {
@@ -88,38 +134,33 @@ void parse_hooks(const json& hooks, const std::string& origin, std::vector<std::
       if (auto why = check_dtype_selector(dsel); !why.empty())
         bad_key(origin, keys, why, "\"" + dsel + "\"");
       expect_object(fields, origin, keys, "fields");
-      tuning_entry e;
-      e.hook = static_cast<std::uint32_t>(hook - hook_schemas().data());
-      e.device_selector = device_selector;
-      e.dtype_selector = dsel;
-      e.values.assign(hook->fields.size(), unset);
-      for (const auto& [field_name, value] : fields.items()) {
-        keys.push_back(field_name);
-        auto f =
-            std::find_if(hook->fields.begin(), hook->fields.end(),
-                         [&name = keys.back()](const field_schema& s) { return s.name == name; });
-        if (f == hook->fields.end()) {
-          std::string known;
-          for (const auto& s : hook->fields)
-            known += (known.empty() ? "" : ", ") + std::string(s.name);
-          bad_key(origin, keys, "a field of hook " + hook_name + " (" + known + ")",
-                  "unknown field \"" + field_name + "\"");
+      json for_every_size = fields;
+      for_every_size.erase(std::string(by_size_key));
+      out.push_back(
+          parse_fields(for_every_size, *hook, device_selector, dsel, source, origin, keys, true));
+      if (const auto sized = fields.find(std::string(by_size_key)); sized != fields.end()) {
+        keys.push_back(std::string(by_size_key));
+        expect_object(*sized, origin, keys, "sizes (numbers of elements)");
+        for (const auto& [size_key, sized_fields] : sized->items()) {
+          keys.push_back(size_key);
+          const std::int64_t n = parse_size_key(size_key, origin, keys);
+          tuning_entry e =
+              parse_fields(sized_fields, *hook, device_selector, dsel, source, origin, keys, false);
+          e.size = n;
+          out.push_back(std::move(e));
+          keys.pop_back();
         }
-        e.values[static_cast<std::size_t>(f - hook->fields.begin())] =
-            field_value(*f, value, origin, keys);
         keys.pop_back();
       }
-      e.origin = {source, origin + ", key " + key_path(keys)};
-      out.push_back(std::move(e));
       keys.pop_back();
     }
     keys.pop_back();
   }
 }
 
-// Tuning documents nest four objects deep (device, hook, dtype, field); anything much deeper is
-// not one, and refusing it keeps hostile input from exhausting the stack of code that recurses
-// over a parsed document (printing, destruction).
+// Tuning documents nest six objects deep at most (device, hook, dtype, by_size, size, field);
+// anything much deeper is not one, and refusing it keeps hostile input from exhausting the stack
+// of code that recurses over a parsed document (printing, destruction).
 constexpr int max_json_depth = 32;
 
 // The document, or a tuning_error naming `origin` and the key where the text stops being a
@@ -142,7 +183,8 @@ json parse_json(std::string_view text, const std::string& origin) {
         if (depth >= max_json_depth)
           throw tuning_error(origin + ": " + where() + ": nested deeper than " +
                              std::to_string(max_json_depth) +
-                             " levels (a tuning document has 4: device, hook, dtype, field)");
+                             " levels (a tuning document has 6 at most: device, hook, dtype, "
+                             "by_size, size, field)");
         keys.resize(d);
         seen.resize(d + 1);
         seen[d].clear();

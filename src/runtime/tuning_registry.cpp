@@ -4,6 +4,7 @@
 // cache; a change to this thread's scoped overrides bumps this thread's `scoped_generation`.
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -104,12 +105,23 @@ struct scoped_entry {
   tuning_entry entry;
 };
 
-struct cached_tuning {
+struct cached_values {
   std::uint64_t generation = 0;
   std::uint64_t scoped_generation = 0;
+  std::array<std::int64_t, max_tuning_fields> values{};
+};
+
+// Sizes compare by their power-of-two class: 0 for 0 elements, else std::bit_width.
+constexpr int size_classes = 64;
+int size_class(std::int64_t n) {
+  return n <= 0 ? 0 : static_cast<int>(std::bit_width(static_cast<std::uint64_t>(n)));
+}
+
+struct cached_tuning : cached_values {
   std::string_view type_name;  // the caller's declared type, checked when the slot was filled
   std::uint32_t field_count = 0;
-  std::array<std::int64_t, max_tuning_fields> values{};
+  bool sized = false;  // entries measured at sizes match: a lookup with a size takes by_class
+  std::vector<cached_values> by_class;  // [size class], filled as lookups of each class come
 };
 
 struct thread_state {
@@ -175,16 +187,54 @@ void apply(const tuning_entry& e, std::int64_t* out, field_origin* origins) {
   }
 }
 
+// How near an entry measured at `entry_size` is to a lookup of size class `c`: the smaller the
+// nearer; of two equally near classes, the larger; in one class, the larger size. It depends on
+// the lookup's class alone, so that a class's cached values hold for every size in it.
+std::pair<int, std::int64_t> nearness(std::int64_t entry_size, int c) {
+  return {std::abs(size_class(entry_size) - c), -entry_size};
+}
+
 // Applies one layer's matching entries, the less specific first so that the more specific win.
-void apply_layer(const std::vector<tuning_entry>& layer, std::uint32_t hook, const device_info& d,
-                 dtype t, bool backend_layer, std::int64_t* out, field_origin* origins) {
-  std::vector<std::pair<int, const tuning_entry*>> matches;
-  for (const auto& e : layer)
-    if (int score = e.hook == hook ? match_score(e, d, t, backend_layer) : -1; score >= 0)
-      matches.emplace_back(score, &e);
+// Entries measured at sizes apply to lookups of a known size only: for each field, of the entries
+// of one specificity that give it, the nearest size's, over the entries for every size. Returns
+// whether entries measured at sizes match the hook, device and dtype, whatever the lookup's size.
+bool apply_layer(const std::vector<tuning_entry>& layer, std::uint32_t hook, const device_info& d,
+                 dtype t, tuning_size size, bool backend_layer, std::int64_t* out,
+                 field_origin* origins) {
+  std::vector<std::pair<int, const tuning_entry*>> matches;  // (2 * score + sized, entry)
+  bool sized = false;
+  for (const auto& e : layer) {
+    const int score = e.hook == hook ? match_score(e, d, t, backend_layer) : -1;
+    if (score < 0) continue;
+    if (e.size > 0) {
+      sized = true;
+      if (!size.known()) continue;
+    }
+    matches.emplace_back(2 * score + (e.size > 0 ? 1 : 0), &e);
+  }
   std::stable_sort(matches.begin(), matches.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
-  for (auto& [score, e] : matches) apply(*e, out, origins);
+  const int c = size.known() ? size_class(size.n) : 0;
+  // Whether no other sized entry of the same specificity that gives field f is nearer than e.
+  const auto nearest_for = [&](const std::pair<int, const tuning_entry*>& m, std::size_t f) {
+    for (const auto& [score, other] : matches)
+      if (score == m.first && other != m.second && other->values[f] != unset &&
+          nearness(other->size, c) < nearness(m.second->size, c))
+        return false;
+    return true;
+  };
+  for (const auto& m : matches) {
+    if (m.second->size == 0) {
+      apply(*m.second, out, origins);
+      continue;
+    }
+    for (std::size_t f = 0; f < m.second->values.size(); ++f) {
+      if (m.second->values[f] == unset || !nearest_for(m, f)) continue;
+      out[f] = m.second->values[f];
+      if (origins) origins[f] = m.second->origin;
+    }
+  }
+  return sized;
 }
 
 void check_declared_type(const hook_schema& h, std::string_view type_name,
@@ -198,9 +248,10 @@ void check_call_values(const hook_schema& h, const std::int64_t* call) {
   check_fields(h, call, "ak::tuning", true);
 }
 
-// Every layer below the call's, into out/origins (origins may be null).
-void resolve_shared_layers(std::uint32_t hook, const device_record& d, dtype t, std::int64_t* out,
-                           field_origin* origins) {
+// Every layer below the call's, into out/origins (origins may be null). Returns whether entries
+// measured at sizes match (so that the values may differ between sizes).
+bool resolve_shared_layers(std::uint32_t hook, const device_record& d, dtype t, tuning_size size,
+                           std::int64_t* out, field_origin* origins) {
   const hook_schema& h = hook_schemas()[hook];
   for (std::size_t f = 0; f < h.fields.size(); ++f) {
     out[f] = h.fields[f].generic_default;
@@ -209,16 +260,18 @@ void resolve_shared_layers(std::uint32_t hook, const device_record& d, dtype t, 
   auto& st = state();
   std::shared_lock lock(st.mutex);
   if (!st.user_error.empty()) throw tuning_error(st.user_error);
-  apply_layer(st.backend_defaults, hook, d.info, t, true, out, origins);
+  apply_layer(st.backend_defaults, hook, d.info, t, size, true, out, origins);
+  bool sized = false;
   if (auto it = st.cache.find(d.index); it != st.cache.end())
-    apply_layer(it->second, hook, d.info, t, false, out, origins);
-  apply_layer(st.user, hook, d.info, t, false, out, origins);
+    sized = apply_layer(it->second, hook, d.info, t, size, false, out, origins);
+  sized = apply_layer(st.user, hook, d.info, t, size, false, out, origins) || sized;
   lock.unlock();
   // Scoped overrides: the newest wins, whatever the specificity of older ones.
   if (thread_state* ts = this_thread_state())
     for (const auto& s : ts->scoped)
       if (s.entry.hook == hook && match_score(s.entry, d.info, t, false) >= 0)
         apply(s.entry, out, origins);
+  return sized;
 }
 
 void apply_call(std::uint32_t field_count, const std::int64_t* call, std::int64_t* out,
@@ -248,13 +301,14 @@ namespace {
 
 // AK_LOG=tuning: one line per lookup, with each field's value and the layer and entry it came from.
 void log_lookup(std::uint32_t hook, std::string_view type_name, std::uint32_t field_count,
-                const device& dev, dtype t, const std::int64_t* call, std::int64_t* out) {
+                const device& dev, dtype t, tuning_size size, const std::int64_t* call,
+                std::int64_t* out) {
   std::array<field_origin, max_tuning_fields> origins;
-  explain_tuning(hook, type_name, field_count, dev, t, call, out, origins.data());
+  explain_tuning(hook, type_name, field_count, dev, t, size, call, out, origins.data());
   const hook_schema& h = hook_schemas()[hook];
   std::string line = "ak tuning: hook " + std::string(h.name) + ", device " + dev.name() +
                      " (class " + dev.info().device_class + "), dtype " + std::string(name_of(t)) +
-                     ":";
+                     (!size.known() ? std::string() : ", n " + std::to_string(size.n)) + ":";
   for (std::uint32_t f = 0; f < field_count; ++f) {
     line += (f ? "; " : " ") + std::string(h.fields[f].name) + "=" +
             field_value_text(h.fields[f], out[f]) + " (" + std::string(name_of(origins[f].source));
@@ -268,14 +322,15 @@ void log_lookup(std::uint32_t hook, std::string_view type_name, std::uint32_t fi
 }  // namespace
 
 void lookup_tuning(std::uint32_t hook, std::string_view type_name, std::uint32_t field_count,
-                   const device& dev, dtype t, const std::int64_t* call, std::int64_t* out) {
+                   const device& dev, dtype t, tuning_size size, const std::int64_t* call,
+                   std::int64_t* out) {
   if (log_enabled(log_topic::tuning)) {  // uncached, so that every lookup shows its sources
-    log_lookup(hook, type_name, field_count, dev, t, call, out);
+    log_lookup(hook, type_name, field_count, dev, t, size, call, out);
     return;
   }
   thread_state* ts = this_thread_state();
   if (!ts) {  // this thread is exiting: no cache
-    explain_tuning(hook, type_name, field_count, dev, t, call, out, nullptr);
+    explain_tuning(hook, type_name, field_count, dev, t, size, call, out, nullptr);
     return;
   }
   std::uint64_t generation = state().generation.load(std::memory_order_acquire);
@@ -283,13 +338,28 @@ void lookup_tuning(std::uint32_t hook, std::string_view type_name, std::uint32_t
   // Type names compare by content: libak and a user's program hold separate copies.
   if (slot.generation != generation || slot.scoped_generation != ts->scoped_generation ||
       slot.field_count != field_count || slot.type_name != type_name) {
-    explain_tuning(hook, type_name, field_count, dev, t, nullptr, slot.values.data(), nullptr);
+    const hook_schema& h = schema_of(hook);
+    const device_record& d = record_of(dev);
+    check_declared_type(h, type_name, field_count, d);
+    slot.sized = resolve_shared_layers(hook, d, t, tuning_size::any(), slot.values.data(), nullptr);
     slot.generation = generation;
     slot.scoped_generation = ts->scoped_generation;
     slot.type_name = type_name;
     slot.field_count = field_count;
   }
-  std::copy_n(slot.values.data(), field_count, out);
+  const cached_values* values = &slot;
+  if (slot.sized && size.known()) {
+    // The values of the size's class: the same for every size of it.
+    if (slot.by_class.empty()) slot.by_class.resize(size_classes + 1);
+    cached_values& c = slot.by_class[static_cast<std::size_t>(size_class(size.n))];
+    if (c.generation != slot.generation || c.scoped_generation != slot.scoped_generation) {
+      resolve_shared_layers(hook, record_of(dev), t, size, c.values.data(), nullptr);
+      c.generation = slot.generation;
+      c.scoped_generation = slot.scoped_generation;
+    }
+    values = &c;
+  }
+  std::copy_n(values->values.data(), field_count, out);
   if (call) {
     check_call_values(hook_schemas()[hook], call);
     apply_call(field_count, call, out, nullptr);
@@ -297,12 +367,12 @@ void lookup_tuning(std::uint32_t hook, std::string_view type_name, std::uint32_t
 }
 
 void explain_tuning(std::uint32_t hook, std::string_view type_name, std::uint32_t field_count,
-                    const device& dev, dtype t, const std::int64_t* call, std::int64_t* out,
-                    field_origin* origins) {
+                    const device& dev, dtype t, tuning_size size, const std::int64_t* call,
+                    std::int64_t* out, field_origin* origins) {
   const hook_schema& h = schema_of(hook);
   const device_record& d = record_of(dev);
   check_declared_type(h, type_name, field_count, d);
-  resolve_shared_layers(hook, d, t, out, origins);
+  resolve_shared_layers(hook, d, t, size, out, origins);
   if (call) {
     check_call_values(h, call);
     apply_call(field_count, call, out, origins);
@@ -352,18 +422,39 @@ std::string_view name_of(tuning_source s) noexcept {
   return "?";
 }
 
-std::vector<tuning_field_value> explain_tuning(std::string_view hook, const device& dev, dtype t) {
+std::vector<tuning_field_value> explain_tuning(std::string_view hook, const device& dev, dtype t,
+                                               tuning_size size) {
   std::uint32_t id = detail::hook_id(hook);
   const auto& h = detail::hook_schemas()[id];
   auto n = static_cast<std::uint32_t>(h.fields.size());
   std::vector<std::int64_t> values(n);
   std::vector<field_origin> origins(n);
-  detail::explain_tuning(id, h.type_name, n, dev, t, nullptr, values.data(), origins.data());
+  detail::explain_tuning(id, h.type_name, n, dev, t, size, nullptr, values.data(), origins.data());
   std::vector<tuning_field_value> out;
   for (std::uint32_t f = 0; f < n; ++f)
     out.push_back({std::string(h.fields[f].name), values[f],
                    detail::field_value_text(h.fields[f], values[f]), std::move(origins[f])});
   return out;
+}
+
+std::vector<std::int64_t> tuned_sizes(std::string_view hook, const device& dev, dtype t) {
+  const std::uint32_t id = detail::hook_id(hook);
+  const detail::device_record& d = detail::record_of(dev);
+  auto& st = detail::state();
+  std::vector<std::int64_t> sizes;
+  auto collect = [&](const std::vector<detail::tuning_entry>& layer) {
+    for (const auto& e : layer)
+      if (e.size > 0 && e.hook == id && detail::match_score(e, d.info, t, false) >= 0)
+        sizes.push_back(e.size);
+  };
+  {
+    std::shared_lock lock(st.mutex);
+    if (const auto it = st.cache.find(d.index); it != st.cache.end()) collect(it->second);
+    collect(st.user);
+  }
+  std::sort(sizes.begin(), sizes.end());
+  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+  return sizes;
 }
 
 void scoped_tuning::push(std::uint32_t hook, std::string_view type_name, std::uint32_t field_count,

@@ -194,10 +194,20 @@ TYPED_TEST(SegmentedSort, EveryAlgorithm) {
   using T = TypeParam;
   AKT_RANDOM(r);
   const std::vector<i64> e = pick<std::vector<i64>>({300, 257}, {40, 33});
-  for (const ak::sort_alg a : {ak::sort_alg{ak::radix_sort{}}, ak::sort_alg{ak::merge_sort{}},
-                               ak::sort_alg{ak::sample_sort{}}}) {
+  // The cpu's run thresholds (insertion_run, radix_min_run, sample_leaf_size): the tuning's, or
+  // drawn from their ranges (GPU-style devices take and ignore them).
+  const bool drawn = r.chance(0.5);
+  const i64 insertion = drawn ? 1 + r.index(64) : ak::unset;
+  const i64 radix_min = drawn ? i64{1} << r.index(21) : ak::unset;
+  const i64 leaf = drawn ? 2 + r.index(63) : ak::unset;
+  for (const auto& a :
+       {ak::sort_alg{ak::radix_sort{.insertion_run = insertion, .radix_min_run = radix_min}},
+        ak::sort_alg{ak::merge_sort{.insertion_run = insertion}},
+        ak::sort_alg{ak::sample_sort{.insertion_run = insertion, .sample_leaf_size = leaf}}}) {
     if (on_gpu_style() && std::holds_alternative<ak::sample_sort>(a)) continue;  // not on sim
-    SCOPED_TRACE(a.index());
+    SCOPED_TRACE(std::to_string(a.index()) + ", insertion_run " + std::to_string(insertion) +
+                 ", radix_min_run " + std::to_string(radix_min) + ", sample_leaf_size " +
+                 std::to_string(leaf));
     laid_out<T> lo = make_layout<T>(e, layout::contiguous, r);
     const buf<T> h = gather(lo.view);
     for (std::size_t dim = 0; dim < 2; ++dim) {

@@ -540,13 +540,16 @@ TYPED_TEST(Sort, PerCallTuningsAndThreadCounts) {
   AKT_RANDOM(r);
   const std::vector<ak::sort_alg> algs{
       ak::radix_sort{.radix_digit_bits = 1},
-      ak::radix_sort{.radix_digit_bits = 3},
+      ak::radix_sort{.radix_digit_bits = 3, .insertion_run = 1, .radix_min_run = 1},
       ak::radix_sort{.radix_digit_bits = 11},
-      ak::radix_sort{.radix_digit_bits = 16, .cpu_grain = 1000},
+      ak::radix_sort{.radix_digit_bits = 16, .cpu_grain = 1000, .radix_min_run = 5000},
       ak::merge_sort{.cpu_grain = 1},
-      ak::merge_sort{.cpu_grain = 1000},
-      ak::sample_sort{.sample_oversampling = 1, .cpu_grain = 100},
-      ak::sample_sort{.sample_oversampling = 64, .cpu_grain = 5000}};
+      ak::merge_sort{.cpu_grain = 1000, .insertion_run = 64},
+      ak::sample_sort{.sample_oversampling = 1, .cpu_grain = 100, .sample_leaf_size = 2},
+      ak::sample_sort{.sample_oversampling = 64,
+                      .cpu_grain = 5000,
+                      .insertion_run = 1,
+                      .sample_leaf_size = 64}};
   for (i64 threads : pick<std::vector<i64>>({1, 5}, {1}))  // sim: no cpu threads involved
     for (std::size_t k = 0; k < algs.size(); ++k)
       for (i64 n : pick<std::vector<i64>>({1000, 65537}, {1000, 5001})) {

@@ -246,7 +246,24 @@ INSTANTIATE_TEST_SUITE_P(
                       R"({"cpu": {"reduce": {"*": {"cpu_grain": 64, "cpu_grain": 128}}}})",
                       "cpu/reduce/*/cpu_grain", "appears twice"},
         bad_file_case{"duplicate_device", R"({"cpu": {}, "*": {}, "cpu": {}})", "cpu",
-                      "appears twice"}),
+                      "appears twice"},
+        bad_file_case{"size_not_a_number",
+                      R"({"cpu": {"map": {"*": {"by_size": {"1e6": {"cpu_grain": 8}}}}}})",
+                      "cpu/map/*/by_size/1e6", "a number of elements"},
+        bad_file_case{"size_leading_zero",
+                      R"({"cpu": {"map": {"*": {"by_size": {"0100": {"cpu_grain": 8}}}}}})",
+                      "cpu/map/*/by_size/0100", "a number of elements"},
+        bad_file_case{"size_zero",
+                      R"({"cpu": {"map": {"*": {"by_size": {"0": {"cpu_grain": 8}}}}}})",
+                      "cpu/map/*/by_size/0", "at least 1"},
+        bad_file_case{"sizes_not_object", R"({"cpu": {"map": {"*": {"by_size": [1]}}}})",
+                      "cpu/map/*/by_size", "an object of sizes"},
+        bad_file_case{"sized_field_unknown",
+                      R"({"cpu": {"map": {"*": {"by_size": {"100": {"grain": 8}}}}}})",
+                      "cpu/map/*/by_size/100/grain", "unknown field"},
+        bad_file_case{"sized_value_out_of_range",
+                      R"({"cpu": {"map": {"*": {"by_size": {"100": {"cpu_grain": 0}}}}}})",
+                      "cpu/map/*/by_size/100/cpu_grain", "0"}),
     [](const auto& p) { return std::string(p.param.name); });
 
 TEST(Tuning, MissingOverrideFileIsAnError) {
@@ -302,6 +319,101 @@ TEST(Tuning, AutotuneCacheIsALayerBetweenBackendAndUser) {
     ASSERT_EQ(user.reload(), "");
     EXPECT_EQ(ak::tuning(ak::reduce_hook{}, cpu(), ak::dtype::float64).cpu_tasks, 9);
     EXPECT_EQ(ak::tuning(ak::reduce_hook{}, cpu(), ak::dtype::float64).cpu_grain, 4242);
+  }
+}
+
+// Entries measured at sizes ("by_size"): a lookup of n elements takes the size nearest to n by
+// power-of-two class (a tie: the larger), a lookup of no size takes the entries for every size,
+// and fields a size does not give come from the layers as before. Each size class keeps its own
+// cached values, so that lookups of alternating sizes stay right.
+TEST(Tuning, EntriesMeasuredAtSizesApplyByTheNearestSize) {
+  scoped_cache_dir cache;
+  ASSERT_EQ(cache.write(R"({"map": {"int32": {"cpu_grain": 5000, "by_size": {
+      "1000": {"cpu_grain": 1000, "items_per_thread": 2},
+      "1000000": {"cpu_grain": 1000000}}}}})"),
+            "");
+  const auto grain = [](ak::tuning_size n) {
+    return ak::tuning(ak::map_hook{}, cpu(), ak::dtype::int32, n).cpu_grain;
+  };
+  for (int round = 0; round < 2; ++round) {  // the second round from the per-thread cache
+    EXPECT_EQ(grain(ak::tuning_size::any()), 5000);
+    EXPECT_EQ(grain(0), 1000);
+    EXPECT_EQ(grain(1), 1000);
+    EXPECT_EQ(grain(1000), 1000);
+    EXPECT_EQ(grain(1 << 20), 1000000);
+    EXPECT_EQ(grain(std::int64_t{1} << 40), 1000000);
+  }
+  // Classes: 1000 is 10, 1e6 is 20; 2^14 (class 15) is as near to both: the larger wins.
+  EXPECT_EQ(grain(1 << 14), 1000000);
+  EXPECT_EQ(grain((1 << 14) - 1), 1000);  // class 14
+  // Each field takes the nearest size that gives it: items_per_thread is 1000's everywhere, and
+  // a lookup of no size takes the layers below.
+  EXPECT_EQ(ak::tuning(ak::map_hook{}, cpu(), ak::dtype::int32, 999).items_per_thread, 2);
+  EXPECT_EQ(ak::tuning(ak::map_hook{}, cpu(), ak::dtype::int32, 1 << 20).items_per_thread, 2);
+  EXPECT_NE(ak::tuning(ak::map_hook{}, cpu(), ak::dtype::int32).items_per_thread, 2);
+  // Other dtypes and hooks have no sizes.
+  EXPECT_TRUE(ak::tuned_sizes("map", cpu(), ak::dtype::int64).empty());
+  EXPECT_EQ(ak::tuned_sizes("map", cpu(), ak::dtype::int32),
+            (std::vector<std::int64_t>{1000, 1000000}));
+  // Origins name the size's key; the call's options still win over it.
+  auto e = ak::explain_tuning(ak::map_hook{}, cpu(), ak::dtype::int32, {}, 1000);
+  EXPECT_EQ(e.origins[2].source, ak::tuning_source::autotune);
+  EXPECT_NE(e.origins[2].detail.find("by_size/1000"), std::string::npos) << e.origins[2].detail;
+  EXPECT_EQ(ak::tuning(ak::map_hook{}, cpu(), ak::dtype::int32, {.cpu_grain = 7}, 1000).cpu_grain,
+            7);
+  {
+    // AK_TUNING's entries for every size sit above the cache's sized ones.
+    scoped_user_tuning user(std::string(R"({"cpu": {"map": {"int32": {"cpu_grain": 3}}}})"));
+    ASSERT_EQ(user.reload(), "");
+    EXPECT_EQ(grain(1 << 20), 3);
+    EXPECT_EQ(grain(ak::tuning_size::any()), 3);
+  }
+  {
+    // It may hold sized entries of its own; within its layer the nearest size wins, whatever
+    // the distance (one size applies to every size).
+    scoped_user_tuning user(
+        std::string(R"({"cpu": {"map": {"int32": {"by_size": {"64": {"cpu_grain": 64}}}}}})"));
+    ASSERT_EQ(user.reload(), "");
+    EXPECT_EQ(grain(50), 64);
+    EXPECT_EQ(grain(1 << 20), 64);
+    EXPECT_EQ(grain(ak::tuning_size::any()), 5000);
+    EXPECT_EQ(ak::tuned_sizes("map", cpu(), ak::dtype::int32),
+              (std::vector<std::int64_t>{64, 1000, 1000000}));
+  }
+  EXPECT_EQ(grain(1 << 20), 1000000);
+  // Two sizes of one power-of-two class: the larger serves the class, whatever the order.
+  ASSERT_EQ(cache.write(R"({"map": {"int32": {"by_size": {"1000": {"cpu_grain": 1000},
+      "600": {"cpu_grain": 600}}}}})"),
+            "");
+  EXPECT_EQ(grain(600), 1000);
+  EXPECT_EQ(grain(1000), 1000);
+}
+
+// The algorithms look their tunings up with their sizes: a sorted-by-size override of the sort's
+// algorithm is seen by what a precompiled sort resolves at each size.
+TEST(Tuning, AlgorithmsLookUpTheirTuningsWithTheirSize) {
+  scoped_user_tuning user(std::string(R"({"cpu": {"sort": {"uint32": {"by_size": {
+      "100": {"algorithm": "merge"}, "100000": {"algorithm": "radix"}}}}}})"));
+  ASSERT_EQ(user.reload(), "");
+  EXPECT_EQ(ak::resolve(ak::auto_alg{}, cpu(), ak::dtype::uint32, {}, 90).algorithm,
+            ak::sort_algorithm::merge);
+  EXPECT_EQ(ak::resolve(ak::auto_alg{}, cpu(), ak::dtype::uint32, {}, 200000).algorithm,
+            ak::sort_algorithm::radix);
+  scoped_env log("AK_LOG", "tuning");
+  ASSERT_EQ(ak::test::reload_error(), "");
+  for (const std::int64_t n : {std::int64_t{90}, std::int64_t{200000}}) {
+    std::vector<std::uint32_t> h(static_cast<std::size_t>(n));
+    for (std::size_t i = 0; i < h.size(); ++i) h[i] = static_cast<std::uint32_t>(h.size() - i);
+    ak::array<std::uint32_t> v(h);
+    ::testing::internal::CaptureStderr();
+    ak::sort_inplace(v);
+    const std::string log_text = ::testing::internal::GetCapturedStderr();
+    EXPECT_NE(log_text.find("dtype uint32, n " + std::to_string(n) + ":"), std::string::npos)
+        << log_text;
+    EXPECT_NE(log_text.find(n == 90 ? "algorithm=merge" : "algorithm=radix"), std::string::npos)
+        << log_text;
+    const std::vector<std::uint32_t> out = v.to_vector();
+    EXPECT_TRUE(std::is_sorted(out.begin(), out.end()));
   }
 }
 
@@ -439,7 +551,8 @@ std::vector<std::string> sort_log_lines(F&& f) {
   std::istringstream all(testing::internal::GetCapturedStderr());
   std::vector<std::string> lines;
   for (std::string line; std::getline(all, line);)
-    if (line.rfind("ak tuning: hook sort, device cpu:0 (class cpu), dtype float32:", 0) == 0)
+    if (line.rfind("ak tuning: hook sort, device cpu:0 (class cpu), dtype float32, n 5000:", 0) ==
+        0)
       lines.push_back(line);
   return lines;
 }

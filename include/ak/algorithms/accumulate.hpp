@@ -38,13 +38,14 @@ inline constexpr bool precompiled_scan_v = std::is_same_v<T, R>&& precompiled_ty
                                             op_kind_v<Op> == op_kind::minimum ||
                                             op_kind_v<Op> == op_kind::maximum);
 
-// What a scan resolves once, on the host, before touching data (the GPU half then checks the tile
-// against the device's local memory and the temp storage's size before it writes anything).
+// What a scan of lines of `len` elements resolves once, on the host, before touching data (the GPU
+// half then checks the tile against the device's local memory and the temp storage's size before
+// it writes anything). The lookup's size is the line's, as accumulate_temp_bytes's is.
 template <class T, class R, class Op>
-resolved_scan resolve_accumulate(const device& dev, view<R> dst, const accumulate_options<R>& o,
-                                 std::string_view function) {
+resolved_scan resolve_accumulate(const device& dev, view<R> dst, std::int64_t len,
+                                 const accumulate_options<R>& o, std::string_view function) {
   if (!on_gpu(dev)) {
-    const scan_tuning t = tuning(scan_hook{}, dev, tuning_dtype<R>(), o.tuning);
+    const scan_tuning t = tuning(scan_hook{}, dev, tuning_dtype<R>(), o.tuning, {len});
     return {t.algorithm, t};
   }
   check_gpu_types<T, R>(function, dev);
@@ -53,7 +54,7 @@ resolved_scan resolve_accumulate(const device& dev, view<R> dst, const accumulat
     throw_gpu_unsupported(function, dev,
                           "scans start from the operator's neutral element, and this operator "
                           "has no known one (ak::neutral_element)");
-  return resolve(o.tuning, dev, tuning_dtype<R>(), function);
+  return resolve(o.tuning, dev, tuning_dtype<R>(), function, {len});
 }
 
 template <class T, class R, class Op>
@@ -70,7 +71,8 @@ void accumulate_front(const device& dev, view<const T> src, view<R> dst, const O
         "none");
   if (!o.inclusive && !o.init && !neutral_element<R, Op>())
     throw_no_init(function, "for an exclusive scan");
-  const resolved_scan r = resolve_accumulate<T, R, Op>(dev, dst, o, function);
+  const std::int64_t len = src.rank() == 0 ? 1 : src.shape()[dim];
+  const resolved_scan r = resolve_accumulate<T, R, Op>(dev, dst, len, o, function);
   if constexpr (precompiled_scan_v<T, R, Op>)
     accumulate_entry(dev, r, src, dst, dim, op_kind_v<Op>, o, function);
   else if (on_gpu(dev))
@@ -120,7 +122,7 @@ array<Init> cumprod(const Src& src, const accumulate_options<Init>& o = {}) {
 template <class R>
 std::size_t accumulate_temp_bytes(std::int64_t n, const scan_tuning& call = {},
                                   const device& dev = device("cpu")) {
-  const scan_tuning t = tuning(scan_hook{}, dev, tuning_dtype<R>(), call);
+  const scan_tuning t = tuning(scan_hook{}, dev, tuning_dtype<R>(), call, {n});
   return cpu::scan_state_bytes<R>(n, t.cpu_grain);
 }
 

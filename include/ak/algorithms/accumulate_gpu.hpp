@@ -23,9 +23,8 @@ void gpu_accumulate(const device& dev, const resolved_scan& r, view<const T> src
   // which is the cpu's (the tile states of its 1-d scan) so that one size serves every device.
   gpu::detail::fit_scan<R, Op>(dev, r);
   if (!o.temp.empty()) {
-    const scan_tuning t = tuning(scan_hook{}, dev, tuning_dtype<R>(), o.tuning);
     const std::int64_t len = src.rank() == 0 ? 1 : src.shape()[dim];
-    const std::size_t need = cpu::scan_state_bytes<R>(len, t.cpu_grain);
+    const std::size_t need = cpu::scan_state_bytes<R>(len, r.tuning.cpu_grain);
     if (o.temp.size() < need) throw_temp_too_small(function, need, o.temp.size());
   }
   if (src.empty()) return;

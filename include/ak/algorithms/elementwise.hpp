@@ -38,8 +38,9 @@ namespace ak {
 
 namespace detail {
 
-inline map_tuning loop_tuning(const device& dev, dtype t, const loop_options& o) {
-  return tuning(map_hook{}, dev, t, o.tuning);
+// The map tuning of an element-wise call over n elements.
+inline map_tuning loop_tuning(const device& dev, dtype t, const loop_options& o, std::int64_t n) {
+  return tuning(map_hook{}, dev, t, o.tuning, {n});
 }
 
 // The shape that a and b broadcast to.
@@ -90,7 +91,7 @@ void check_map_sources(std::string_view function, const device& dev, const shape
 // Out looked up once.
 template <class Out, class F, class... Src>
 void map_on(const device& dev, view<Out> out, F& f, view<const Src>... src) {
-  const map_tuning t = loop_tuning(dev, tuning_dtype<std::remove_const_t<Out>>(), {});
+  const map_tuning t = loop_tuning(dev, tuning_dtype<std::remove_const_t<Out>>(), {}, out.size());
   if (on_gpu(dev))
     gpu_elementwise(dev, t, out, f, src...);
   else
@@ -118,7 +119,7 @@ template <class F>
 void foreachindex(std::int64_t n, F&& f, const loop_options& o = {}) {
   if (n < 0) throw argument_error("ak::foreachindex", "n", "n >= 0", std::to_string(n));
   const device cpu = detail::algorithm_device("ak::foreachindex", "n", host_memory());
-  const map_tuning t = detail::loop_tuning(cpu, dtype::int64, o);
+  const map_tuning t = detail::loop_tuning(cpu, dtype::int64, o, n);
   cpu::parallel_for(n, t.cpu_grain, f);
 }
 
@@ -211,7 +212,7 @@ auto take(const Src& src, const Idx& indices, const loop_options& o = {}) {
                 "ak::take: indices must be integers");
   const device dev = detail::algorithm_device("ak::take", "src", s.memory());
   detail::check_same_device("ak::take", "indices", dev, idx.memory());
-  const map_tuning t = detail::loop_tuning(dev, tuning_dtype<T>(), o);
+  const map_tuning t = detail::loop_tuning(dev, tuning_dtype<T>(), o, idx.size());
   if (detail::on_gpu(dev)) {
     detail::check_gpu_types<T>("ak::take", dev);
     return detail::gpu_take(dev, t, s, idx);
@@ -226,7 +227,7 @@ auto copy(const Src& src, const loop_options& o = {}) {
   using T = detail::element_t<const Src>;
   const device dev = detail::algorithm_device("ak::copy", "src", s.memory());
   if (detail::on_gpu(dev)) detail::check_gpu_types<T>("ak::copy", dev);
-  const map_tuning t = detail::loop_tuning(dev, tuning_dtype<T>(), o);
+  const map_tuning t = detail::loop_tuning(dev, tuning_dtype<T>(), o, s.size());
   if (!detail::on_gpu(dev)) return detail::cpu_copy(t, s);
   array<T> out(s.shape(), dev.memory());
   detail::gpu_elementwise(dev, t, out.view(), detail::gpu_same{}, s);
@@ -241,7 +242,7 @@ auto reverse(const Src& src, const loop_options& o = {}) {
   using T = detail::element_t<const Src>;
   const device dev = detail::algorithm_device("ak::reverse", "src", s.memory());
   if (detail::on_gpu(dev)) detail::check_gpu_types<T>("ak::reverse", dev);
-  const map_tuning t = detail::loop_tuning(dev, tuning_dtype<T>(), o);
+  const map_tuning t = detail::loop_tuning(dev, tuning_dtype<T>(), o, s.size());
   return detail::reverse_on(dev, t, s);
 }
 
@@ -252,7 +253,7 @@ void reverse_inplace(Dst&& dst, const loop_options& o = {}) {
   using T = typename decltype(v)::value_type;
   const device dev = detail::algorithm_device("ak::reverse_inplace", "v", v.memory());
   if (detail::on_gpu(dev)) detail::check_gpu_types<T>("ak::reverse_inplace", dev);
-  const map_tuning t = detail::loop_tuning(dev, tuning_dtype<T>(), o);
+  const map_tuning t = detail::loop_tuning(dev, tuning_dtype<T>(), o, v.size());
   if (detail::on_gpu(dev))
     detail::gpu_reverse_inplace(dev, t, v);
   else if (v.is_contiguous())

@@ -103,7 +103,7 @@ class cpu_dense {
 
 template <class T>
 array<T> copy_on_cpu(const device& dev, view<const T> s, const loop_options& o) {
-  return cpu_copy(tuning(map_hook{}, dev, tuning_dtype<T>(), o.tuning), s);
+  return cpu_copy(tuning(map_hook{}, dev, tuning_dtype<T>(), o.tuning, {s.size()}), s);
 }
 
 // Gather with the indices checked first (the lowest bad position is named), in parallel.

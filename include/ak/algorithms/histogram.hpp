@@ -50,7 +50,7 @@ template <class T, class Bin>
 array<std::int64_t> histogram_front(const device& dev, view<const T> v, const Bin& bin,
                                     std::int64_t bins, const select_options& o) {
   if (on_gpu(dev)) check_gpu_types<T>("ak::histogram", dev);
-  const select_tuning t = tuning(select_hook{}, dev, tuning_dtype<T>(), o.tuning);
+  const select_tuning t = tuning(select_hook{}, dev, tuning_dtype<T>(), o.tuning, {v.size()});
   if constexpr (precompiled_type_v<T>)
     return histogram_entry(dev, t, v, bin, bins);  // even bins or edges
   else if (on_gpu(dev))

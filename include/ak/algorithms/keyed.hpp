@@ -65,15 +65,17 @@ using reduce_by_key_result = unique_by_key_result<K, R>;
 namespace detail {
 
 // body(device, half) with the tunings resolved once: the select hook's for loops and selections,
-// the scan hook's (and the call's) for the segmented scan, both for the result's dtype.
+// the scan hook's (and the call's) for the segmented scan, both for the result's dtype and the
+// n elements of the call.
 template <class R, class Body>
 auto keyed_front(const char* function, const char* argument, const memory_space& memory,
-                 const segment_options<R>& o, const Body& body) {
+                 std::int64_t n, const segment_options<R>& o, const Body& body) {
   const device dev = algorithm_device(function, argument, memory);
-  const select_tuning loops = tuning(select_hook{}, dev, tuning_dtype<R>(), select_tuning{});
+  const select_tuning loops = tuning(select_hook{}, dev, tuning_dtype<R>(), tuning_size(n));
   if (on_gpu(dev))
-    return body(dev, gpu_keyed(dev, loops, resolve(o.tuning, dev, tuning_dtype<R>(), function)));
-  return body(dev, cpu_keyed(loops, tuning(scan_hook{}, dev, tuning_dtype<R>(), o.tuning)));
+    return body(dev,
+                gpu_keyed(dev, loops, resolve(o.tuning, dev, tuning_dtype<R>(), function, {n})));
+  return body(dev, cpu_keyed(loops, tuning(scan_hook{}, dev, tuning_dtype<R>(), o.tuning, {n})));
 }
 
 // The init each run starts from: the caller's, else op's neutral element (for an inclusive scan
@@ -109,44 +111,47 @@ template <class K, class V, class R, class Op, class Eq>
 reduce_by_key_result<K, R> reduce_by_key_front(view<const K> k, view<const V> v, const Op& op,
                                                const Eq& eq, const segment_options<R>& o) {
   constexpr const char* function = "ak::reduce_by_key";
-  return keyed_front(function, "keys", k.memory(), o, [&](const device& dev, const auto& s) {
-    check_same_device(function, "values", dev, v.memory());
-    if (on_gpu(dev)) check_gpu_types<K, V, R>(function, dev);
-    if (v.shape() != k.shape()) throw_shape_mismatch(function, "values", k.shape(), v.shape());
-    check_segment_options<R, Op>(o, function, false, false);
-    s.template check_scan<R, Op>();
-    const auto dk = s.dense_of(k);
-    const auto dv = s.dense_of(v);
-    const std::int64_t n = k.size();
-    using head_t = run_head_flag<K, Eq>;
-    const head_t head{dk.data(), eq};
-    const std::int64_t bound = s.run_bound(n, head);
-    reduce_by_key_result<K, R> r{array<K>(shape{bound}, s.memory()),
-                                 array<R>(shape{bound}, s.memory())};
-    const std::int64_t runs = s.template segmented_scan<R>(
-        n, item_load<V, R, head_t>{dv.data(), head}, segmented_op<Op>{op},
-        run_finish<K, R, Op, head_t>{dk.data(), head, n, r.keys.data(), r.values.data(), op,
-                                     init_of<R, Op>(o), o.init.has_value()});
-    fit(r.keys, runs, s);
-    fit(r.values, runs, s);
-    return r;
-  });
+  return keyed_front(
+      function, "keys", k.memory(), k.size(), o, [&](const device& dev, const auto& s) {
+        check_same_device(function, "values", dev, v.memory());
+        if (on_gpu(dev)) check_gpu_types<K, V, R>(function, dev);
+        if (v.shape() != k.shape()) throw_shape_mismatch(function, "values", k.shape(), v.shape());
+        check_segment_options<R, Op>(o, function, false, false);
+        s.template check_scan<R, Op>();
+        const auto dk = s.dense_of(k);
+        const auto dv = s.dense_of(v);
+        const std::int64_t n = k.size();
+        using head_t = run_head_flag<K, Eq>;
+        const head_t head{dk.data(), eq};
+        const std::int64_t bound = s.run_bound(n, head);
+        reduce_by_key_result<K, R> r{array<K>(shape{bound}, s.memory()),
+                                     array<R>(shape{bound}, s.memory())};
+        const std::int64_t runs = s.template segmented_scan<R>(
+            n, item_load<V, R, head_t>{dv.data(), head}, segmented_op<Op>{op},
+            run_finish<K, R, Op, head_t>{dk.data(), head, n, r.keys.data(), r.values.data(), op,
+                                         init_of<R, Op>(o), o.init.has_value()});
+        fit(r.keys, runs, s);
+        fit(r.values, runs, s);
+        return r;
+      });
 }
 
 template <class K, class V, class R, class Op, class Eq>
 array<R> accumulate_by_key_front(view<const K> k, view<const V> v, const Op& op, const Eq& eq,
                                  const segment_options<R>& o) {
   constexpr const char* function = "ak::accumulate_by_key";
-  return keyed_front(function, "keys", k.memory(), o, [&](const device& dev, const auto& s) {
-    check_same_device(function, "values", dev, v.memory());
-    if (on_gpu(dev)) check_gpu_types<K, V, R>(function, dev);
-    if (v.shape() != k.shape()) throw_shape_mismatch(function, "values", k.shape(), v.shape());
-    check_segment_options<R, Op>(o, function, true, !o.inclusive);
-    const auto dk = s.dense_of(k);
-    const auto dv = s.dense_of(v);
-    return segmented_accumulate_body(s, dv.data(), k.size(), run_head_flag<K, Eq>{dk.data(), eq},
-                                     op, o);
-  });
+  return keyed_front(function, "keys", k.memory(), k.size(), o,
+                     [&](const device& dev, const auto& s) {
+                       check_same_device(function, "values", dev, v.memory());
+                       if (on_gpu(dev)) check_gpu_types<K, V, R>(function, dev);
+                       if (v.shape() != k.shape())
+                         throw_shape_mismatch(function, "values", k.shape(), v.shape());
+                       check_segment_options<R, Op>(o, function, true, !o.inclusive);
+                       const auto dk = s.dense_of(k);
+                       const auto dv = s.dense_of(v);
+                       return segmented_accumulate_body(s, dv.data(), k.size(),
+                                                        run_head_flag<K, Eq>{dk.data(), eq}, op, o);
+                     });
 }
 
 // Which elements start a segment: heads[o[s]] = 1 for each nonempty segment.
@@ -162,25 +167,26 @@ array<std::uint8_t> segment_heads(const S& s, const std::int64_t* o, std::int64_
 template <class T, class R, class Op>
 auto segmented_front(view<const T> v, const Op& op, const offsets& seg, const segment_options<R>& o,
                      const char* function, bool scan) {
-  return keyed_front(function, "src", v.memory(), o, [&](const device& dev, const auto& s) {
-    if (on_gpu(dev)) check_gpu_types<T, R>(function, dev);
-    if (v.rank() != 1) throw_rank(function, "src", "a 1-d array", v.rank());
-    check_segment_options<R, Op>(o, function, scan, !scan || !o.inclusive);
-    s.template check_scan<R, Op>();
-    const dense_offsets d = checked_offsets(dev, seg, v.size(), function);
-    const std::int64_t m = seg.values().size() - 1, n = v.size();
-    const auto dv = s.dense_of(v);
-    const array<std::uint8_t> heads = segment_heads(s, d.data, m, n);
-    const array_flag<std::uint8_t> head{heads.data()};
-    if (scan) return segmented_accumulate_body(s, dv.data(), n, head, op, o);
-    const R init = init_of<R, Op>(o);
-    array<R> out(shape{m}, s.memory());
-    s.for_each(m, empty_segments<R>{d.data, out.data(), init});
-    s.template segmented_scan<R>(
-        n, item_load<T, R, array_flag<std::uint8_t>>{dv.data(), head}, segmented_op<Op>{op},
-        segment_finish<R, Op>{d.data, m, heads.data(), n, out.data(), op, init});
-    return out;
-  });
+  return keyed_front(
+      function, "src", v.memory(), v.size(), o, [&](const device& dev, const auto& s) {
+        if (on_gpu(dev)) check_gpu_types<T, R>(function, dev);
+        if (v.rank() != 1) throw_rank(function, "src", "a 1-d array", v.rank());
+        check_segment_options<R, Op>(o, function, scan, !scan || !o.inclusive);
+        s.template check_scan<R, Op>();
+        const dense_offsets d = checked_offsets(dev, seg, v.size(), function);
+        const std::int64_t m = seg.values().size() - 1, n = v.size();
+        const auto dv = s.dense_of(v);
+        const array<std::uint8_t> heads = segment_heads(s, d.data, m, n);
+        const array_flag<std::uint8_t> head{heads.data()};
+        if (scan) return segmented_accumulate_body(s, dv.data(), n, head, op, o);
+        const R init = init_of<R, Op>(o);
+        array<R> out(shape{m}, s.memory());
+        s.for_each(m, empty_segments<R>{d.data, out.data(), init});
+        s.template segmented_scan<R>(
+            n, item_load<T, R, array_flag<std::uint8_t>>{dv.data(), head}, segmented_op<Op>{op},
+            segment_finish<R, Op>{d.data, m, heads.data(), n, out.data(), op, init});
+        return out;
+      });
 }
 
 }  // namespace detail

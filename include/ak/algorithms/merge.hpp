@@ -79,8 +79,8 @@ merge_by_key_result<K, V> merge_front(view<const K> ka, view<const V> va, view<c
       throw_shape_mismatch(function, "values_b", kb.shape(), vb.shape());
   }
   if (on_gpu(dev)) check_gpu_types<K, V>(function, dev);
-  const map_tuning t = tuning(map_hook{}, dev, tuning_dtype<K>(), o.tuning);
   const std::int64_t n = ka.size() + kb.size();
+  const map_tuning t = tuning(map_hook{}, dev, tuning_dtype<K>(), o.tuning, {n});
   const memory_space& memory = on_gpu(dev) ? dev.memory() : host_memory();
   merge_by_key_result<K, V> r{array<K>(shape{n}, memory),
                               array<V>(shape{With_values ? n : 0}, memory)};

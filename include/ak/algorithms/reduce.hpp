@@ -42,7 +42,7 @@ R mapreduce_front(view<const T> v, const F& f, const Op& op, const reduce_option
   // No elements give init, else the neutral element (the caller's or the operator's).
   if (v.empty() && !o.init && !init_or_neutral<R, Op>(o.neutral))
     throw_no_init(function, "for an empty input");
-  const reduce_tuning t = tuning(reduce_hook{}, dev, tuning_dtype<T>(), o.tuning);
+  const reduce_tuning t = tuning(reduce_hook{}, dev, tuning_dtype<T>(), o.tuning, {v.size()});
   if constexpr (std::is_same_v<F, identity> && precompiled_reduce_v<T, R, Op>)
     return reduce_entry(dev, t, v, op_kind_v<Op>, o);
   else if (on_gpu(dev))
@@ -94,7 +94,7 @@ array<R> mapreduce_along_front(view<const T> v, const F& f, const Op& op, const 
   if (p.per_output == 0 && p.out_shape.size() != 0 && !o.init && !init_or_neutral<R, Op>(o.neutral))
     throw_no_init(function, "for dimensions of extent 0");
   if (on_gpu(dev)) check_gpu_types<T, R>(function, dev);
-  const reduce_tuning t = tuning(reduce_hook{}, dev, tuning_dtype<T>(), o.tuning);
+  const reduce_tuning t = tuning(reduce_hook{}, dev, tuning_dtype<T>(), o.tuning, {v.size()});
   array<R> out(p.out_shape, dev.memory());
   if (!out.empty()) mapreduce_along_run(dev, t, v, f, op, p, o, out, function);
   return out;
@@ -105,7 +105,7 @@ array<R> mapreduce_along_front(view<const T> v, const F& f, const Op& op, const 
 template <class T, class Pred>
 std::int64_t count_on(const device& dev, view<const T> v, const Pred& pred, const char* function) {
   if (on_gpu(dev)) check_gpu_types<T, std::int64_t>(function, dev);
-  const reduce_tuning t = tuning(reduce_hook{}, dev, tuning_dtype<T>());
+  const reduce_tuning t = tuning(reduce_hook{}, dev, tuning_dtype<T>(), tuning_size(v.size()));
   if constexpr (std::is_same_v<Pred, truthy> && precompiled_sort_type_v<T>)
     return count_entry(dev, t, v);
   else if (on_gpu(dev))
@@ -125,7 +125,7 @@ bool find_any_front(view<const T> v, const Pred& pred, const loop_options& o,
     const std::int64_t n = count_on(dev, v, pred, function);
     return Want ? n > 0 : n < v.size();
   }
-  const map_tuning t = tuning(map_hook{}, dev, tuning_dtype<T>(), o.tuning);
+  const map_tuning t = tuning(map_hook{}, dev, tuning_dtype<T>(), o.tuning, {v.size()});
   if constexpr (std::is_same_v<Pred, truthy> && precompiled_sort_type_v<T>)
     return find_any_entry(t, v, Want);
   else
@@ -138,7 +138,7 @@ R reduce_indexed_front(view<const T> v, const Op& op, const char* function) {
   const device dev = algorithm_device(function, "src", v.memory());
   if (v.empty()) throw argument_error(function, "src", "at least one element", "none");
   if (on_gpu(dev)) check_gpu_types<T>(function, dev);
-  const reduce_tuning t = tuning(reduce_hook{}, dev, tuning_dtype<T>());
+  const reduce_tuning t = tuning(reduce_hook{}, dev, tuning_dtype<T>(), tuning_size(v.size()));
   if constexpr (precompiled_sort_type_v<T>)
     return reduce_indexed_entry(dev, t, v, op);  // findmin, findmax, extrema
   else if (on_gpu(dev))
@@ -158,7 +158,7 @@ array<R> reduce_indexed_along_front(view<const T> v, const Op& op, const dims& d
     throw argument_error(function, "src", "at least one element along the dims reduced",
                          "shape " + v.shape().to_string());
   if (on_gpu(dev)) check_gpu_types<T>(function, dev);
-  const reduce_tuning t = tuning(reduce_hook{}, dev, tuning_dtype<T>());
+  const reduce_tuning t = tuning(reduce_hook{}, dev, tuning_dtype<T>(), tuning_size(v.size()));
   array<R> out(p.out_shape, dev.memory());
   if (out.empty()) return out;
   array<R> indexed(v.shape(), dev.memory());

@@ -32,7 +32,7 @@ array<std::int64_t> searchsorted_front(view<const T> s, view<const T> q, bool la
   check_same_device(function, "queries", dev, q.memory());
   if (s.rank() != 1) throw_rank(function, "sorted", "a 1-d array", s.rank());
   if (on_gpu(dev)) check_gpu_types<T>(function, dev);
-  const search_tuning t = tuning(search_hook{}, dev, tuning_dtype<T>(), o.tuning);
+  const search_tuning t = tuning(search_hook{}, dev, tuning_dtype<T>(), o.tuning, {q.size()});
   if constexpr (precompiled_sort_v<T, By, Lt>)
     return searchsorted_entry(dev, t, s, q, last, o);
   else if (on_gpu(dev))

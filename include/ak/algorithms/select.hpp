@@ -82,7 +82,7 @@ template <class T>
 select_call select_resolve(view<const T> src, const select_options& o, const char* function) {
   const device dev = algorithm_device(function, "src", src.memory());
   if (on_gpu(dev)) check_gpu_types<T>(function, dev);
-  return {dev, tuning(select_hook{}, dev, tuning_dtype<T>(), o.tuning)};
+  return {dev, tuning(select_hook{}, dev, tuning_dtype<T>(), o.tuning, {src.size()})};
 }
 // body(device, selection) on the half of the call's device.
 template <class Body>

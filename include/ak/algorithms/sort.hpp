@@ -46,18 +46,19 @@ namespace ak {
 
 namespace detail {
 
-// Steps 1 to 4 of the algorithm's resolution for a sort of T on dev (algorithm_values.hpp).
+// Steps 1 to 4 of the algorithm's resolution for a sort of n elements of T on dev
+// (algorithm_values.hpp).
 template <class T, class By, class Lt>
-resolved_sort resolve_sort(const sort_options<By, Lt>& o, const device& dev,
+resolved_sort resolve_sort(const sort_options<By, Lt>& o, const device& dev, std::int64_t n,
                            std::string_view function) {
-  if (on_gpu(dev)) return resolve_gpu_sort<T>(o, dev, function);
+  if (on_gpu(dev)) return resolve_gpu_sort<T>(o, dev, n, function);
   if (std::holds_alternative<radix_sort>(o.alg) && !has_ordered_key_v<sort_key_t<T, By>>)
     throw capability_error(std::string(function) +
                            ": radix_sort orders numeric keys (integers, floats, bool) by their "
                            "bits; the key here (the element, or what `by` returns) is not one. Use "
                            "ak::merge_sort, ak::sample_sort or ak::auto_alg");
   const sort_facts facts{.custom_order = !radix_order_v<T, By, Lt>, .stable = o.stable};
-  return resolve(o.alg, dev, tuning_dtype<T>(), facts);
+  return resolve(o.alg, dev, tuning_dtype<T>(), facts, {n});
 }
 
 template <class T, class By, class Lt>
@@ -140,8 +141,8 @@ void sort_inplace(Dst&& v, const sort_options<By, Lt>& o = {}) {
   static_assert(!std::is_const_v<T>, "ak::sort_inplace: the array must be writable");
   const device dev = detail::algorithm_device(function, "v", w.memory());
   const std::size_t dim = detail::sort_dim(w, o, function);
-  detail::sort_resolved(dev, detail::resolve_sort<T>(o, dev, function), detail::slices_last(w, dim),
-                        detail::slices(w.shape(), dim), o, function);
+  detail::sort_resolved(dev, detail::resolve_sort<T>(o, dev, w.size(), function),
+                        detail::slices_last(w, dim), detail::slices(w.shape(), dim), o, function);
 }
 
 // Sorts each segment of a 1-d v (CSR offsets, on v's device) in place.
@@ -152,7 +153,7 @@ void sort_inplace(Dst&& v, const offsets& segments, const sort_options<By, Lt>& 
   using T = typename decltype(w)::element_type;
   static_assert(!std::is_const_v<T>, "ak::sort_inplace: the array must be writable");
   const device dev = detail::segmented_sort_device(w, o, function);
-  const resolved_sort r = detail::resolve_sort<T>(o, dev, function);
+  const resolved_sort r = detail::resolve_sort<T>(o, dev, w.size(), function);
   const detail::dense_offsets d = detail::checked_offsets(dev, segments, w.size(), function);
   detail::sort_resolved(dev, r, w, detail::segments_of(d), o, function);
 }
@@ -166,7 +167,7 @@ auto sort(const Src& src, const sort_options<By, Lt>& o = {}) {
   const view<const T> v = detail::as_const_view(src);
   const device dev = detail::algorithm_device(function, "v", v.memory());
   const std::size_t dim = detail::sort_dim(v, o, function);
-  const resolved_sort r = detail::resolve_sort<T>(o, dev, function);
+  const resolved_sort r = detail::resolve_sort<T>(o, dev, v.size(), function);
   return detail::sort_copy_resolved(dev, r, v, dim, detail::slices(v.shape(), dim), o, function);
 }
 
@@ -177,7 +178,7 @@ auto sort(const Src& src, const offsets& segments, const sort_options<By, Lt>& o
   using T = detail::element_t<const Src>;
   const view<const T> v = detail::as_const_view(src);
   const device dev = detail::segmented_sort_device(v, o, function);
-  const resolved_sort r = detail::resolve_sort<T>(o, dev, function);
+  const resolved_sort r = detail::resolve_sort<T>(o, dev, v.size(), function);
   const detail::dense_offsets d = detail::checked_offsets(dev, segments, v.size(), function);
   return detail::sort_copy_resolved(dev, r, v, 0, detail::segments_of(d), o, function);
 }
@@ -191,7 +192,7 @@ array<std::int64_t> sortperm(const Src& src, const sort_options<By, Lt>& o = {})
   const view<const T> v = detail::as_const_view(src);
   const device dev = detail::algorithm_device(function, "v", v.memory());
   const std::size_t dim = detail::sort_dim(v, o, function);
-  const resolved_sort r = detail::resolve_sort<T>(o, dev, function);
+  const resolved_sort r = detail::resolve_sort<T>(o, dev, v.size(), function);
   array<std::int64_t> perm = detail::result_array<std::int64_t>(dev, v.shape());
   detail::sortperm_resolved(dev, r, detail::slices_last(v, dim),
                             detail::slices_last(perm.view(), dim), detail::slices(v.shape(), dim),
@@ -208,7 +209,7 @@ array<std::int64_t> sortperm(const Src& src, const offsets& segments,
   using T = detail::element_t<const Src>;
   const view<const T> v = detail::as_const_view(src);
   const device dev = detail::segmented_sort_device(v, o, function);
-  const resolved_sort r = detail::resolve_sort<T>(o, dev, function);
+  const resolved_sort r = detail::resolve_sort<T>(o, dev, v.size(), function);
   const detail::dense_offsets d = detail::checked_offsets(dev, segments, v.size(), function);
   array<std::int64_t> perm = detail::result_array<std::int64_t>(dev, v.shape());
   detail::sortperm_resolved(dev, r, v, perm.view(), detail::segments_of(d), o, function);
@@ -231,9 +232,11 @@ void sort_by_key(Keys&& keys, Values&& values, const sort_options<By, Lt>& o = {
     detail::throw_shape_mismatch(function, "values", k.shape(), v.shape());
   if (detail::on_gpu(dev)) {
     detail::check_gpu_types<V>(function, dev);
-    detail::gpu_sort_by_key(dev, detail::resolve_sort<K>(o, dev, function), k, v, o, function);
+    detail::gpu_sort_by_key(dev, detail::resolve_sort<K>(o, dev, k.size(), function), k, v, o,
+                            function);
   } else {
-    detail::cpu_sort_by_key(dev, detail::resolve_sort<K>(o, dev, function), k, v, o, function);
+    detail::cpu_sort_by_key(dev, detail::resolve_sort<K>(o, dev, k.size(), function), k, v, o,
+                            function);
   }
 }
 

@@ -66,28 +66,32 @@ inline cpu::radix_rules radix_rules_of(const resolved_sort& r) {
   return {static_cast<int>(r.tuning.radix_msd_passes), static_cast<int>(r.tuning.radix_msd_run)};
 }
 
-// Runs this short are insertion sorted whatever the algorithm, and radix sort takes runs of
-// radix_min_run elements or more (below that its counts cost more than the comparisons they
-// save). Both matter for the segmented sorts, whose segments are often this short.
-inline constexpr std::int64_t insertion_max_run = 16;
-inline constexpr std::int64_t radix_min_run = 256;
+// The sample sort's rules from the resolved tuning.
+inline cpu::sample_rules sample_rules_of(const resolved_sort& r) {
+  return {r.tuning.sample_oversampling, r.tuning.sample_leaf_size};
+}
+
 // The grain that keeps a sort on the calling thread (a segment sorted inside a task).
 inline constexpr std::int64_t one_task = std::numeric_limits<std::int64_t>::max() / 4;
 
 // Sorts a contiguous run with a resolved algorithm; tmp holds n elements. grain: elements per
-// task at least (one_task: on the calling thread).
+// task at least (one_task: on the calling thread). Runs of at most the tuning's insertion_run
+// elements are insertion sorted before an algorithm is chosen, and radix sort takes runs of
+// radix_min_run elements or more (below that its counts cost more than the comparisons they save;
+// merge sort takes them). Both matter most for the segmented sorts, whose segments are often
+// this short.
 template <class T, class By, class Lt>
 void sort_run(T* p, T* tmp, std::int64_t n, const resolved_sort& r, const sort_options<By, Lt>& o,
               std::int64_t cache_bytes, std::int64_t grain) {
   const sort_less<const By&, const Lt&> less{o.by, o.lt, o.rev};
-  if (n <= insertion_max_run) {
+  if (n <= r.tuning.insertion_run) {
     cpu::insertion_sort(p, p + n, less);
     return;
   }
   switch (r.algorithm) {
     case sort_algorithm::radix:
       if constexpr (radix_order_v<T, By, Lt>) {
-        if (n >= radix_min_run) {
+        if (n >= r.tuning.radix_min_run) {
           cpu::radix_sort<T, void, By>(p, tmp, nullptr, nullptr, n,
                                        static_cast<int>(r.tuning.radix_digit_bits), o.rev, grain,
                                        cache_bytes, o.by, radix_rules_of(r));
@@ -97,7 +101,7 @@ void sort_run(T* p, T* tmp, std::int64_t n, const resolved_sort& r, const sort_o
       cpu::merge_sort(p, tmp, n, grain, less, cache_bytes / cpu::num_threads());
       break;
     case sort_algorithm::sample:
-      cpu::sample_sort(p, tmp, n, grain, r.tuning.sample_oversampling, less,
+      cpu::sample_sort(p, tmp, n, grain, sample_rules_of(r), less,
                        cache_bytes / cpu::num_threads());
       break;
     default:
@@ -114,7 +118,8 @@ void sortperm_run(T* keys, T* key_tmp, std::int64_t* idx, std::int64_t* idx_tmp,
                   const resolved_sort& r, const sort_options<By, Lt>& o, std::int64_t cache_bytes,
                   std::int64_t grain) {
   if constexpr (radix_order_v<T, By, Lt>) {
-    if (r.algorithm == sort_algorithm::radix && n >= radix_min_run) {
+    if (r.algorithm == sort_algorithm::radix && n > r.tuning.insertion_run &&
+        n >= r.tuning.radix_min_run) {
       cpu::radix_sort<T, std::int64_t, By>(keys, key_tmp, idx, idx_tmp, n,
                                            static_cast<int>(r.tuning.radix_digit_bits), o.rev,
                                            grain, cache_bytes, o.by, radix_rules_of(r));
@@ -123,10 +128,10 @@ void sortperm_run(T* keys, T* key_tmp, std::int64_t* idx, std::int64_t* idx_tmp,
   }
   const sort_less<const By&, const Lt&> less{o.by, o.lt, o.rev};
   auto by_index = [&](std::int64_t a, std::int64_t b) { return less(keys[a], keys[b]); };
-  if (n <= insertion_max_run)
+  if (n <= r.tuning.insertion_run)
     cpu::insertion_sort(idx, idx + n, by_index);
   else if (r.algorithm == sort_algorithm::sample)
-    cpu::sample_sort(idx, idx_tmp, n, grain, r.tuning.sample_oversampling, by_index,
+    cpu::sample_sort(idx, idx_tmp, n, grain, sample_rules_of(r), by_index,
                      cache_bytes / cpu::num_threads());
   else
     cpu::merge_sort(idx, idx_tmp, n, grain, by_index, cache_bytes / cpu::num_threads());

@@ -21,7 +21,7 @@ namespace ak::detail {
 
 // Steps 1 and 4 that only GPU-style devices have, then the resolution (called by the front).
 template <class T, class By, class Lt>
-resolved_sort resolve_gpu_sort(const sort_options<By, Lt>& o, const device& dev,
+resolved_sort resolve_gpu_sort(const sort_options<By, Lt>& o, const device& dev, std::int64_t n,
                                std::string_view function) {
   check_gpu_types<T>(function, dev);
   if (std::holds_alternative<radix_sort>(o.alg) && !gpu_radix_order_v<T, By, Lt>)
@@ -30,7 +30,7 @@ resolved_sort resolve_gpu_sort(const sort_options<By, Lt>& o, const device& dev,
                           "ak's order; a `by`, a custom `lt` or a non-numeric element needs "
                           "ak::merge_sort or ak::auto_alg");
   const sort_facts facts{.custom_order = !gpu_radix_order_v<T, By, Lt>, .stable = o.stable};
-  return resolve(o.alg, dev, tuning_dtype<T>(), facts);
+  return resolve(o.alg, dev, tuning_dtype<T>(), facts, {n});
 }
 
 inline void gpu_check_temp(std::string_view function, std::size_t need, const temp_storage& temp) {
@@ -125,7 +125,7 @@ void gpu_segments_perm(const device& dev, const T* keys, std::int64_t* perm, std
   auto by_segment = [&]<class S>(S*) {
     gpu::device_buffer<S> ids(dev, n);
     gpu::foreachindex(dev, n, segment_ids<S>{seg, perm, ids.data()});
-    const resolved_sort ids_sort = resolve(radix_sort{}, dev, tuning_dtype<S>(), sort_facts{});
+    const resolved_sort ids_sort = resolve(radix_sort{}, dev, tuning_dtype<S>(), sort_facts{}, {n});
     gpu::detail::radix_sort_run(dev, ids.data(), perm, n, ids_sort.tuning,
                                 "ak::gpu::radix_sort_by_key");
   };

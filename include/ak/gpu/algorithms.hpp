@@ -204,7 +204,7 @@ template <class F>
 void foreachindex(const ak::device& dev, std::int64_t n, F f, const map_tuning& call = {}) {
   detail::check_call(dev, n, "ak::gpu::foreachindex");
   if (n == 0) return;
-  detail::foreachindex_run(dev, ak::tuning(map_hook{}, dev, dtype::int64, call), n, f);
+  detail::foreachindex_run(dev, ak::tuning(map_hook{}, dev, dtype::int64, call, {n}), n, f);
 }
 
 // out[i] = f(in[i]) for i in [0, n).
@@ -213,7 +213,7 @@ void map(const ak::device& dev, const In* in, Out* out, std::int64_t n, F f,
          const map_tuning& call = {}) {
   detail::check_call(dev, n, "ak::gpu::map");
   if (n == 0) return;
-  const auto t = ak::tuning(map_hook{}, dev, tuning_dtype<Out>(), call);
+  const auto t = ak::tuning(map_hook{}, dev, tuning_dtype<Out>(), call, {n});
   const int ipt = static_cast<int>(t.items_per_thread);
   const std::int64_t block = detail::block_for(dev, t.block_size, n, ipt);
   const std::int64_t groups = detail::cdiv(n, block * ipt);
@@ -231,7 +231,7 @@ T reduce(const ak::device& dev, const T* in, std::int64_t n, Op op, T init,
          const reduce_tuning& call = {}) {
   detail::check_call(dev, n, "ak::gpu::reduce");
   if (n == 0) return init;
-  const auto t = ak::tuning(reduce_hook{}, dev, tuning_dtype<T>(), call);
+  const auto t = ak::tuning(reduce_hook{}, dev, tuning_dtype<T>(), call, {n});
   device_buffer<T> result(dev, 1);
   detail::reduce_into(dev, t, kernels::load_element<T>{in}, n, op, init, result.data());
   return detail::read_one(dev, result.data());
@@ -255,8 +255,8 @@ T mapreduce(const ak::device& dev, const In* in, std::int64_t n, F f, Op op, T i
             const reduce_tuning& call = {}) {
   detail::check_call(dev, n, "ak::gpu::mapreduce");
   if (n == 0) return init;
-  return detail::mapreduce_run(dev, ak::tuning(reduce_hook{}, dev, tuning_dtype<T>(), call), in, n,
-                               f, op, init);
+  return detail::mapreduce_run(dev, ak::tuning(reduce_hook{}, dev, tuning_dtype<T>(), call, {n}),
+                               in, n, f, op, init);
 }
 
 // ---- accumulate ----------------------------------------------------------------------------
@@ -368,7 +368,7 @@ template <class T, class Op>
 void accumulate(const ak::device& dev, const T* in, T* out, std::int64_t n, Op op, T init,
                 bool inclusive = true, const scan_alg& alg = auto_alg{}) {
   detail::check_call(dev, n, "ak::gpu::accumulate");
-  detail::accumulate_run(dev, ak::resolve(alg, dev, tuning_dtype<T>()), in, out, n, op, init,
+  detail::accumulate_run(dev, ak::resolve(alg, dev, tuning_dtype<T>(), {n}), in, out, n, op, init,
                          inclusive);
 }
 

@@ -36,6 +36,13 @@ inline void check_shape(const std::vector<std::int64_t>& shape,
     if (e < 0) throw ak::argument_error(fn, "shape", "extents >= 0", std::to_string(e));
 }
 
+// The elements of an array of this shape (the size its tunings are looked up for).
+inline std::int64_t elements_of(const std::vector<std::int64_t>& shape) {
+  std::int64_t n = 1;
+  for (auto e : shape) n *= e;
+  return n;
+}
+
 inline kernels::strided_space space_of(const std::vector<std::int64_t>& shape,
                                        const std::vector<std::int64_t>& strides,
                                        const std::vector<int>& dims_in_order) {
@@ -102,8 +109,9 @@ template <class T, class Op>
 void reduce_dims(const ak::device& dev, const T* in, const std::vector<std::int64_t>& shape,
                  std::vector<std::int64_t> strides, const std::vector<std::int64_t>& dims, T* out,
                  Op op, T init, const reduce_tuning& call = {}) {
-  detail::reduce_dims_run(dev, ak::tuning(reduce_hook{}, dev, tuning_dtype<T>(), call), in, shape,
-                          std::move(strides), dims, out, op, init);
+  detail::reduce_dims_run(
+      dev, ak::tuning(reduce_hook{}, dev, tuning_dtype<T>(), call, {detail::elements_of(shape)}),
+      in, shape, std::move(strides), dims, out, op, init);
 }
 
 namespace detail {
@@ -158,9 +166,9 @@ void accumulate_dim(const ak::device& dev, const T* in, T* out,
                     const std::vector<std::int64_t>& shape, std::int64_t dim, Op op, T init,
                     bool inclusive = true, std::vector<std::int64_t> in_strides = {},
                     std::vector<std::int64_t> out_strides = {}) {
-  detail::accumulate_dim_run(dev, ak::tuning(scan_hook{}, dev, tuning_dtype<T>()), in, out, shape,
-                             dim, op, init, inclusive, std::move(in_strides),
-                             std::move(out_strides));
+  detail::accumulate_dim_run(
+      dev, ak::tuning(scan_hook{}, dev, tuning_dtype<T>(), tuning_size(detail::elements_of(shape))),
+      in, out, shape, dim, op, init, inclusive, std::move(in_strides), std::move(out_strides));
 }
 
 // out = f(a, b) elementwise over `shape`, each operand with its element strides (a stride of 0

@@ -114,7 +114,8 @@ template <class K, class V>
 void radix_sort_impl(const ak::device& dev, K* keys, V* values, std::int64_t n,
                      const sort_tuning& call, const char* fn) {
   check_call(dev, n, fn);
-  radix_sort_run(dev, keys, values, n, ak::tuning(sort_hook{}, dev, tuning_dtype<K>(), call), fn);
+  radix_sort_run(dev, keys, values, n, ak::tuning(sort_hook{}, dev, tuning_dtype<K>(), call, {n}),
+                 fn);
 }
 
 }  // namespace detail
@@ -140,7 +141,7 @@ void sort(const ak::device& dev, K* keys, std::int64_t n, const sort_alg& alg = 
   detail::check_call(dev, n, "ak::gpu::sort");
   // Keys with no ordered key (long double) sort as a custom order does: by merge sort.
   const resolved_sort r =
-      ak::resolve(alg, dev, tuning_dtype<K>(), {.custom_order = !has_ordered_key_v<K>});
+      ak::resolve(alg, dev, tuning_dtype<K>(), {.custom_order = !has_ordered_key_v<K>}, {n});
   if constexpr (has_ordered_key_v<K>)
     if (r.algorithm == sort_algorithm::radix) return radix_sort(dev, keys, n, r.tuning);
   if (r.algorithm == sort_algorithm::merge)

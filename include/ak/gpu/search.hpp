@@ -26,7 +26,7 @@ void searchsortedfirst(const ak::device& dev, const T* sorted, std::int64_t m, c
                        std::int64_t* out, std::int64_t nq, Lt lt = {}) {
   detail::check_call(dev, nq, "ak::gpu::searchsortedfirst");
   detail::searchsorted_run(dev, sorted, m, queries, out, nq, lt, false,
-                           ak::tuning(search_hook{}, dev, tuning_dtype<T>()));
+                           ak::tuning(search_hook{}, dev, tuning_dtype<T>(), tuning_size(nq)));
 }
 
 // out[q] = the last i with !lt(queries[q], sorted[i]), or -1 when none.
@@ -35,7 +35,7 @@ void searchsortedlast(const ak::device& dev, const T* sorted, std::int64_t m, co
                       std::int64_t* out, std::int64_t nq, Lt lt = {}) {
   detail::check_call(dev, nq, "ak::gpu::searchsortedlast");
   detail::searchsorted_run(dev, sorted, m, queries, out, nq, lt, true,
-                           ak::tuning(search_hook{}, dev, tuning_dtype<T>()));
+                           ak::tuning(search_hook{}, dev, tuning_dtype<T>(), tuning_size(nq)));
 }
 
 }  // namespace ak::gpu

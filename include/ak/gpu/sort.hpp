@@ -78,7 +78,8 @@ void merge_sort_impl(const ak::device& dev, K* keys, V* values, std::int64_t n, 
                      const sort_tuning& call, const char* fn) {
   check_call(dev, n, fn);
   if (n < 2) return;
-  merge_sort_run(dev, keys, values, n, lt, ak::tuning(sort_hook{}, dev, tuning_dtype<K>(), call));
+  merge_sort_run(dev, keys, values, n, lt,
+                 ak::tuning(sort_hook{}, dev, tuning_dtype<K>(), call, {n}));
 }
 
 // perm[0, n) such that keys[perm[i]] is sorted, with a resolved tuning (see merge_sort_run).
@@ -117,7 +118,7 @@ void sortperm(const ak::device& dev, const K* keys, std::int64_t* perm, std::int
   detail::check_call(dev, n, "ak::gpu::sortperm");
   if (n == 0) return;
   detail::sortperm_run(dev, keys, perm, n, lt,
-                       ak::tuning(sort_hook{}, dev, tuning_dtype<K>(), call));
+                       ak::tuning(sort_hook{}, dev, tuning_dtype<K>(), call, {n}));
 }
 
 }  // namespace ak::gpu

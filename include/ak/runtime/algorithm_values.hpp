@@ -76,32 +76,33 @@ struct resolved_scan {
   scan_tuning tuning;  // every field set
 };
 
-resolved_scan resolve(const scan_alg& alg, const device& dev, dtype t);
+resolved_scan resolve(const scan_alg& alg, const device& dev, dtype t,
+                      tuning_size size = tuning_size::any());
 // The same from a call's scan tuning (the options' `.tuning`): every field it sets is the call's
 // layer, and its `algorithm`, when set, is an explicit choice. Errors in it name `function`.
 resolved_scan resolve(const scan_tuning& call, const device& dev, dtype t,
-                      std::string_view function);
+                      std::string_view function, tuning_size size = tuning_size::any());
 
 // ---- sorts ----------------------------------------------------------------------------------
 
 // Radix sort: numeric keys in the order of DESIGN.md (the element, or a number `by` returns);
 // cannot take a custom `lt`. Fields (the first column of AK_SORT_TUNING_FIELDS):
 // radix_digit_bits, block_size, cpu_grain, radix_items_per_thread, radix_msd_passes,
-// radix_msd_run.
+// radix_msd_run, insertion_run, radix_min_run.
 struct radix_sort {
   static constexpr std::string_view name = "radix_sort";
   AK_SORT_TUNING_FIELDS(AK_ALGORITHM_FIELD_0)
 };
 
 // Stable merge sort with any comparator. Fields (the second column): block_size,
-// merge_tile_size, cpu_grain.
+// merge_tile_size, cpu_grain, insertion_run.
 struct merge_sort {
   static constexpr std::string_view name = "merge_sort";
   AK_SORT_TUNING_FIELDS(AK_ALGORITHM_FIELD_1)
 };
 
 // Parallel sample sort with any comparator; stable on cpu. Fields (the third column):
-// block_size, sample_oversampling, cpu_grain.
+// block_size, sample_oversampling, cpu_grain, insertion_run, sample_leaf_size.
 struct sample_sort {
   static constexpr std::string_view name = "sample_sort";
   AK_SORT_TUNING_FIELDS(AK_ALGORITHM_FIELD_2)
@@ -129,6 +130,8 @@ struct resolved_sort {
 };
 
 // `t` is the key's dtype; custom key types resolve as their `dtype` stand-in (see sort docs).
-resolved_sort resolve(const sort_alg& alg, const device& dev, dtype t, const sort_facts& facts);
+// `size` is the number of keys (see ak::tuning_size).
+resolved_sort resolve(const sort_alg& alg, const device& dev, dtype t, const sort_facts& facts,
+                      tuning_size size = tuning_size::any());
 
 }  // namespace ak

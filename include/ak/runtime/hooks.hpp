@@ -18,6 +18,17 @@ namespace ak {
 // The value of a tuning field that is not given at this layer.
 inline constexpr std::int64_t unset = std::numeric_limits<std::int64_t>::min();
 
+// The number of elements a lookup is for. Entries measured at sizes apply by the nearest size:
+// sizes compare by their power-of-two class (std::bit_width), a tie goes to the larger size, and
+// a lookup of any() size sees none of them. No default constructor: `{}` in a call's argument
+// list stays the options or facts it was before sizes existed.
+struct tuning_size {
+  constexpr tuning_size(std::int64_t elements) noexcept : n(elements) {}  // NOLINT: implicit
+  static constexpr tuning_size any() noexcept { return tuning_size(-1); }
+  constexpr bool known() const noexcept { return n >= 0; }
+  std::int64_t n;
+};
+
 enum class scan_algorithm : std::int64_t {
   not_set = ak::unset,
   reduce_then_scan = 0,
@@ -73,7 +84,13 @@ enum class sort_algorithm : std::int64_t {
   F(std::int64_t,   radix_msd_passes,       (1, 0, 0),                                           \
     "CPU: a run in cache takes an MSD step first when LSD would need more passes than this")  \
   F(std::int64_t,   radix_msd_run,          (1, 0, 0),                                           \
-    "CPU: the keys per bucket that such an in-cache MSD step aims at")
+    "CPU: the keys per bucket that such an in-cache MSD step aims at")                        \
+  F(std::int64_t,   insertion_run,          (1, 1, 1),                                           \
+    "CPU: runs of at most this many elements are insertion sorted, whatever the algorithm")   \
+  F(std::int64_t,   radix_min_run,          (1, 0, 0),                                           \
+    "CPU: radix sort takes runs of at least this many keys; shorter ones are merge sorted")   \
+  F(std::int64_t,   sample_leaf_size,       (0, 0, 1),                                           \
+    "CPU sample sort: runs of at most this many elements are sorted by rank or insertion")
 
 #define AK_MAP_TUNING_FIELDS(F)                                                                 \
   F(std::int64_t, block_size,       (), "GPU work-items per group")                              \

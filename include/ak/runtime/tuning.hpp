@@ -11,6 +11,10 @@
 //   autotune   the device's autotune cache file, written by `ak tune`
 //   backend    the defaults its backend registered for the device class and dtype (class)
 //   generic    the hook's generic default
+//
+// A lookup may name the number of elements the call handles (ak::tuning_size): entries measured
+// at several sizes (a cache's or AK_TUNING's "by_size") then give the value measured at the size
+// nearest to it; a lookup without one sees only the entries for every size.
 #pragma once
 
 #include <array>
@@ -46,13 +50,15 @@ struct explained_tuning {
 namespace detail {
 // The runtime's id of a hook; throws ak::tuning_error for an unknown hook.
 std::uint32_t hook_id(std::string_view hook_name);
-// Resolves every field into out[0..field_count). `call` (may be null) holds the call's layer.
-// The declared type is checked against the hook's; a mismatch names hook, backend and types.
+// Resolves every field into out[0..field_count) for a call of `size` elements. `call` (may be
+// null) holds the call's layer. The declared type is checked against the hook's; a mismatch
+// names hook, backend and types.
 void lookup_tuning(std::uint32_t hook, std::string_view type_name, std::uint32_t field_count,
-                   const device& dev, dtype t, const std::int64_t* call, std::int64_t* out);
+                   const device& dev, dtype t, tuning_size size, const std::int64_t* call,
+                   std::int64_t* out);
 void explain_tuning(std::uint32_t hook, std::string_view type_name, std::uint32_t field_count,
-                    const device& dev, dtype t, const std::int64_t* call, std::int64_t* out,
-                    field_origin* origins);
+                    const device& dev, dtype t, tuning_size size, const std::int64_t* call,
+                    std::int64_t* out, field_origin* origins);
 
 // Throws ak::argument_error(function, "<field>", expected, actual) for a set field out of range.
 void check_tuning_fields(std::uint32_t hook, std::string_view type_name, std::uint32_t field_count,
@@ -68,23 +74,26 @@ std::uint32_t cached_hook_id() {
 template <tuning_type T>
 using tuning_slots = std::array<std::int64_t, field_count_v<T>>;
 
+// A hook's values for a device, dtype and (where the call has one) number of elements.
 template <tuning_hook Hook>
-typename Hook::type tuning(Hook, const device& dev, dtype t) {
+typename Hook::type tuning(Hook, const device& dev, dtype t,
+                           tuning_size size = tuning_size::any()) {
   using T = typename Hook::type;
   tuning_slots<T> slots;
   detail::lookup_tuning(detail::cached_hook_id<Hook>(), T::type_name, field_count_v<T>, dev, t,
-                        nullptr, slots.data());
+                        size, nullptr, slots.data());
   return std::bit_cast<T>(slots);
 }
 
 // The same, with the call's own options as the highest layer: its set fields win.
 template <tuning_hook Hook>
-typename Hook::type tuning(Hook, const device& dev, dtype t, const typename Hook::type& call) {
+typename Hook::type tuning(Hook, const device& dev, dtype t, const typename Hook::type& call,
+                           tuning_size size = tuning_size::any()) {
   using T = typename Hook::type;
   const auto call_slots = std::bit_cast<tuning_slots<T>>(call);
   tuning_slots<T> slots;
   detail::lookup_tuning(detail::cached_hook_id<Hook>(), T::type_name, field_count_v<T>, dev, t,
-                        call_slots.data(), slots.data());
+                        size, call_slots.data(), slots.data());
   return std::bit_cast<T>(slots);
 }
 
@@ -101,13 +110,14 @@ void check_tuning(Hook, const typename Hook::type& values, std::string_view func
 // The resolved values with the layer each field came from.
 template <tuning_hook Hook>
 explained_tuning<typename Hook::type> explain_tuning(Hook, const device& dev, dtype t,
-                                                     const typename Hook::type& call = {}) {
+                                                     const typename Hook::type& call = {},
+                                                     tuning_size size = tuning_size::any()) {
   using T = typename Hook::type;
   const auto call_slots = std::bit_cast<tuning_slots<T>>(call);
   tuning_slots<T> slots;
   std::vector<field_origin> origins(field_count_v<T>);
   detail::explain_tuning(detail::cached_hook_id<Hook>(), T::type_name, field_count_v<T>, dev, t,
-                         call_slots.data(), slots.data(), origins.data());
+                         size, call_slots.data(), slots.data(), origins.data());
   return {std::bit_cast<T>(slots), std::move(origins)};
 }
 
@@ -136,8 +146,13 @@ struct tuning_field_value {
   std::string text;  // the value as a tuning file writes it (a number, or an enum's name)
   field_origin origin;
 };
-// Every field of one hook for one device and dtype, with where it came from (for `ak info`).
-std::vector<tuning_field_value> explain_tuning(std::string_view hook, const device& dev, dtype t);
+// Every field of one hook for one device, dtype and size, with where it came from (`ak info`).
+std::vector<tuning_field_value> explain_tuning(std::string_view hook, const device& dev, dtype t,
+                                               tuning_size size = tuning_size::any());
+
+// The sizes (ascending) at which the layers below the call hold entries for this hook, device
+// and dtype ("by_size" in a cache or AK_TUNING); empty when its values do not depend on size.
+std::vector<std::int64_t> tuned_sizes(std::string_view hook, const device& dev, dtype t);
 
 // ---- Overrides ----------------------------------------------------------------------------------
 

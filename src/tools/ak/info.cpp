@@ -22,6 +22,27 @@ json capabilities_json(const capabilities& c) {
           {"sub_groups", c.sub_groups}};
 }
 
+// The fields of a hook whose value for n elements differs (in value or source) from the value
+// for any size: what entries measured at sizes change.
+std::vector<tuning_field_value> sized_differences(std::string_view hook, const device& d, dtype t,
+                                                  std::int64_t n) {
+  const auto any = explain_tuning(hook, d, t);
+  std::vector<tuning_field_value> out;
+  for (auto& f : explain_tuning(hook, d, t, n)) {
+    const auto& a = *std::find_if(any.begin(), any.end(),
+                                  [&](const tuning_field_value& x) { return x.field == f.field; });
+    if (a.value != f.value || a.origin.detail != f.origin.detail) out.push_back(std::move(f));
+  }
+  return out;
+}
+
+// The sizes, and any size (tuning_size::any()), to explain a hook at.
+std::vector<tuning_size> sized_and_any(const std::vector<std::int64_t>& sizes) {
+  std::vector<tuning_size> out{tuning_size::any()};
+  for (const std::int64_t n : sizes) out.emplace_back(n);
+  return out;
+}
+
 json device_json(const device& d) {
   const device_info& i = d.info();
   json j = {{"name", i.name},
@@ -41,16 +62,21 @@ json device_json(const device& d) {
             {"tuning_cache", tuning_cache_path(d)},
             {"tuning_cache_problem", tuning_cache_problem(d)}};
   json tunings = json::object();
+  const auto field_json = [](const tuning_field_value& f) {
+    json value = f.text == std::to_string(f.value) ? json(f.value) : json(f.text);
+    return json{{"value", value},
+                {"source", std::string(name_of(f.origin.source))},
+                {"detail", f.origin.detail}};
+  };
   for (const auto& hook : tuning_hooks()) {
     json per_dtype = json::object();
     for (dtype t : all_dtypes) {
       json fields = json::object();
-      for (const auto& f : explain_tuning(hook.name, d, t)) {
-        json value = f.text == std::to_string(f.value) ? json(f.value) : json(f.text);
-        fields[f.field] = {{"value", value},
-                           {"source", std::string(name_of(f.origin.source))},
-                           {"detail", f.origin.detail}};
-      }
+      for (const auto& f : explain_tuning(hook.name, d, t)) fields[f.field] = field_json(f);
+      // Where values were measured at sizes: each size's fields that differ.
+      for (const std::int64_t n : tuned_sizes(hook.name, d, t))
+        for (const auto& f : sized_differences(hook.name, d, t, n))
+          fields["by_size"][std::to_string(n)][f.field] = field_json(f);
       per_dtype[std::string(name_of(t))] = std::move(fields);
     }
     tunings[hook.name] = std::move(per_dtype);
@@ -95,16 +121,23 @@ void print_device(std::ostream& out, const device& d) {
       for (const auto& f : explain_tuning(hook.name, d, t))
         out << " " << f.field << "=" << f.text << " [" << name_of(f.origin.source) << "]";
       out << "\n";
+      for (const std::int64_t n : tuned_sizes(hook.name, d, t)) {
+        out << "        at n near " << n << ":";
+        for (const auto& f : sized_differences(hook.name, d, t, n))
+          out << " " << f.field << "=" << f.text << " [" << name_of(f.origin.source) << "]";
+        out << "\n";
+      }
     }
   }
   // Details of every non-generic source once, so the table stays readable.
   std::vector<std::string> details;
   for (const auto& hook : tuning_hooks())
     for (dtype t : all_dtypes)
-      for (const auto& f : explain_tuning(hook.name, d, t))
-        if (f.origin.source != tuning_source::generic &&
-            std::find(details.begin(), details.end(), f.origin.detail) == details.end())
-          details.push_back(f.origin.detail);
+      for (const tuning_size n : sized_and_any(tuned_sizes(hook.name, d, t)))
+        for (const auto& f : explain_tuning(hook.name, d, t, n))
+          if (f.origin.source != tuning_source::generic &&
+              std::find(details.begin(), details.end(), f.origin.detail) == details.end())
+            details.push_back(f.origin.detail);
   if (!details.empty()) {
     out << "  sources in use:\n";
     for (const auto& s : details) out << "    " << s << "\n";

@@ -46,9 +46,10 @@ int main(int argc, char** argv) {
       "which every program reads at run time (docs/tuning.md)");
   tune_cmd->add_option("--device", tune.device, "Device to tune")->capture_default_str();
   tune_cmd
-      ->add_option("--ops", tune.ops,
-                   "Ops to tune: sort, sort_custom, reduce, scan, map, search, select "
-                   "or all (default: all)")
+      ->add_option(
+          "--ops", tune.ops,
+          "Ops to tune: sort, sort_custom, sort_segments, reduce, scan, map, search, select "
+          "or all (default: all)")
       ->delimiter(',');
   tune_cmd
       ->add_option("--dtypes", tune.dtypes,
@@ -56,7 +57,8 @@ int main(int argc, char** argv) {
       ->delimiter(',');
   tune_cmd
       ->add_option("--n", tune_n,
-                   "Sizes every value must win at (default: each op's size in `ak bench`)")
+                   "Sizes to tune at, each on its own: the cache keeps one value where all agree, "
+                   "else each size's (default: each op's size in `ak bench`)")
       ->delimiter(',')
       ->check([](const std::string& s) {
         return ak::tool::parse_bench_size(s) ? std::string() : "not a size: " + s;

@@ -1,5 +1,7 @@
-// `ak tune`: builds a search target (tune.hpp) for each (op, dtype) on the device, runs the
-// searches within the budget, prints the report and writes the device's autotune cache.
+// `ak tune`: builds a search target (tune.hpp) for each (op, dtype, size) on the device, runs
+// the searches within the budget, prints the report and writes the device's autotune cache: one
+// value per field where every size agrees (or one size was asked for), else the value of each
+// size under "by_size".
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -54,7 +56,14 @@ const std::vector<op_info>& op_table() {
        {"radix_digit_bits", "radix_items_per_thread", "block_size"}},
       // The comparator sort (a custom `lt`: the sample sort on cpu, merge sort on GPUs), which
       // shares the sort hook with `sort` and searches fields of its own.
-      {"sort_custom", "sort", 1'000'000, {"sample_oversampling"}, {"merge_tile_size"}},
+      {"sort_custom",
+       "sort",
+       1'000'000,
+       {"sample_oversampling", "sample_leaf_size"},
+       {"merge_tile_size"}},
+      // Segments of 1 to 512 keys over offsets (the cpu's run thresholds decide how each is
+      // sorted); GPU-style devices sort segments by whole sorts, which `sort` tunes.
+      {"sort_segments", "sort", 1'000'000, {"insertion_run", "radix_min_run"}, {}},
       {"reduce",
        "reduce",
        10'000'000,
@@ -140,6 +149,19 @@ tune::workload make_workload(std::string_view op, const ak::device& dev, std::in
     auto data = std::make_shared<ak::array<T>>(ak::shape{n}, dev);
     w.prepare = [input, data] { data->copy_from(*input); };
     w.run = [data] { ak::sort_inplace(*data, ak::sort_options<ak::identity, descending>{}); };
+    w.digest = [data] { return digest_of(*data); };
+  } else if (op == "sort_segments") {
+    auto input = std::make_shared<std::vector<T>>(
+        host_data<T>(n, [](std::int64_t i) { return random_key<T>(hash64(i)); }));
+    std::vector<std::int64_t> starts{0};
+    for (std::int64_t at = 0; at < n;)
+      starts.push_back(
+          at = std::min(
+              n, at + 1 + static_cast<std::int64_t>(hash64(static_cast<std::uint64_t>(at)) % 512)));
+    auto offsets = std::make_shared<ak::array<std::int64_t>>(starts, dev);
+    auto data = std::make_shared<ak::array<T>>(ak::shape{n}, dev);
+    w.prepare = [input, data] { data->copy_from(*input); };
+    w.run = [data, offsets] { ak::sort_inplace(*data, ak::offsets{offsets->view()}); };
     w.digest = [data] { return digest_of(*data); };
   } else if (op == "reduce") {
     auto data = std::make_shared<ak::array<T>>(host_data<T>(n, exact_term<T>), dev);
@@ -325,45 +347,100 @@ std::string today() {
   return text;
 }
 
+// The value a complete result leaves a field at: the tuned one where it was kept.
+std::int64_t value_left(const tune::target_result& r, const tune::field_result& f) {
+  return r.kept ? f.tuned : f.base;
+}
+
 // The new cache document: the stamp, the entries of the old file (when it is usable) that this
-// run did not measure, and this run's. A target that ran to the end replaces the old values of
-// the fields it searched with the values it kept (none, where the defaults won), and its op's
-// record under "measured"; several ops may tune one hook and dtype (sort and sort_custom), each
-// its own fields. "measured"/<hook>/<dtype> holds each op's record under "ops" and, as
-// "speedup", the least of theirs (what ak info shows).
+// run did not measure, and this run's. Results are grouped by (hook, dtype, op), one per size
+// measured. A group replaces the old values of the fields it searched (for every size) with what
+// it measured: the value where one size was asked for or every size agrees (none, where that is
+// the default), else each size's value under "by_size" (the default's too, so that the sizes
+// near it keep it). Several ops may tune one hook and dtype (sort and sort_custom), each its own
+// fields. "measured"/<hook>/<dtype> holds each op's record under "ops" and, as "speedup", the
+// least of theirs (what ak info shows). Sizes that did not finish are left out.
 json cache_document(const json& old, const ak::device& dev,
                     const std::vector<tune::target_result>& results,
-                    const std::vector<tune::target>& targets) {
+                    const std::vector<tune::target>& targets, std::size_t sizes_asked) {
   json doc = json::parse(ak::tuning_cache_stamp(dev));
   doc["tunings"] = old.contains("tunings") ? old["tunings"] : json::object();
   doc["measured"] = old.contains("measured") ? old["measured"] : json::object();
   json& tunings = doc["tunings"];
   json& measured = doc["measured"];
+  const std::string by_size_key = "by_size";
+  std::vector<std::vector<std::size_t>> groups;  // indices of complete results, in run order
   for (std::size_t i = 0; i < results.size(); ++i) {
-    const auto& r = results[i];
-    if (!r.complete) continue;
-    json& entry = tunings[r.hook][r.dtype];
+    if (!results[i].complete) continue;
+    const auto same = [&](const std::vector<std::size_t>& g) {
+      const auto& a = results[g.front()];
+      return a.hook == results[i].hook && a.dtype == results[i].dtype && a.op == results[i].op;
+    };
+    const auto g = std::find_if(groups.begin(), groups.end(), same);
+    if (g == groups.end())
+      groups.push_back({i});
+    else
+      g->push_back(i);
+  }
+  for (const auto& g : groups) {
+    const tune::target_result& first = results[g.front()];
+    const tune::target& t = targets[g.front()];
+    json& entry = tunings[first.hook][first.dtype];
     if (!entry.is_object()) entry = json::object();
+    json& by_size = entry[by_size_key];
+    if (!by_size.is_object()) by_size = json::object();
     json fields = json::object();
-    for (const auto& f : r.fields) {
-      entry.erase(f.field);
-      if (!r.kept || f.tuned == f.base) continue;
-      const auto& space = *std::find_if(targets[i].fields.begin(), targets[i].fields.end(),
-                                        [&](const auto& s) { return s.name == f.field; });
-      entry[f.field] = space.named ? json(f.tuned_text) : json(f.tuned);
-      fields[f.field] = {{"default", f.base_text},
-                         {"tuned", f.tuned_text},
-                         {"speedup", f.measured.median},
-                         {"spread", f.measured.spread}};
+    for (std::size_t k = 0; k < first.fields.size(); ++k) {
+      const std::string& name = first.fields[k].field;
+      entry.erase(name);
+      for (auto& [size, sized] : by_size.items()) sized.erase(name);
+      const auto& space = *std::find_if(t.fields.begin(), t.fields.end(),
+                                        [&](const auto& f) { return f.name == name; });
+      const auto as_json = [&](std::int64_t v) {
+        return space.named ? json(space.text(v)) : json(v);
+      };
+      bool agree = g.size() == sizes_asked;
+      for (const std::size_t i : g)
+        agree = agree &&
+                value_left(results[i], results[i].fields[k]) == value_left(first, first.fields[k]);
+      json per_size = json::object();
+      for (const std::size_t i : g) {
+        const tune::target_result& r = results[i];
+        const tune::field_result& f = r.fields[k];
+        const std::int64_t v = value_left(r, f);
+        if (!agree) by_size[std::to_string(r.sizes.front())][name] = as_json(v);
+        if (v != f.base)
+          per_size[std::to_string(r.sizes.front())] = {{"default", f.base_text},
+                                                       {"tuned", f.tuned_text},
+                                                       {"speedup", f.measured.median},
+                                                       {"spread", f.measured.spread}};
+      }
+      if (agree && value_left(first, first.fields[k]) != first.fields[k].base)
+        entry[name] = as_json(first.fields[k].tuned);
+      if (!per_size.empty()) fields[name] = sizes_asked > 1 ? per_size : per_size.front();
     }
-    json& record = measured[r.hook + "/" + r.dtype];
+    for (auto it = by_size.begin(); it != by_size.end();)
+      it = it->empty() ? by_size.erase(it) : std::next(it);
+    if (by_size.empty()) entry.erase(by_size_key);
+    json& record = measured[first.hook + "/" + first.dtype];
     if (!record.is_object() || !record.contains("ops") || !record["ops"].is_object())
       record = {{"ops", json::object()}};
-    record["ops"].erase(r.op);
-    if (r.kept)
-      record["ops"][r.op] = {
-          {"n", r.sizes},           {"speedup", r.total.median}, {"spread", r.total.spread},
-          {"pairs", r.total.pairs}, {"fields", fields},          {"date", today()}};
+    record["ops"].erase(first.op);
+    // The record of the op: its sizes and the least speedup of the values kept together.
+    const tune::target_result* least = nullptr;
+    std::vector<std::int64_t> sizes;
+    for (const std::size_t i : g) {
+      sizes.push_back(results[i].sizes.front());
+      if (results[i].kept && (!least || results[i].total.median < least->total.median))
+        least = &results[i];
+    }
+    if (least)
+      record["ops"][first.op] = {{"n", sizes},
+                                 {"speedup", least->total.median},
+                                 {"spread", least->total.spread},
+                                 {"pairs", least->total.pairs},
+                                 {"fields", fields},
+                                 {"date", today()}};
   }
   // Drop what is left empty, and give each record the least speedup of its ops.
   for (auto& [hook, per_dtype] : tunings.items())
@@ -474,22 +551,30 @@ json report_json(const ak::device& dev, const std::string& path, bool written,
 
 void print_table(const std::vector<tune::target_result>& results) {
   std::cout << "\n"
-            << std::left << std::setw(13) << "op" << std::setw(9) << "dtype" << std::setw(24)
-            << "field" << std::setw(20) << "default" << std::setw(20) << "tuned"
+            << std::left << std::setw(15) << "op" << std::setw(9) << "dtype" << std::setw(11) << "n"
+            << std::setw(24) << "field" << std::setw(20) << "default" << std::setw(20) << "tuned"
             << "speedup (median +- half IQR, pairs)\n";
   for (const auto& r : results) {
+    const auto row = [&] {
+      std::cout << std::setw(15) << r.op << std::setw(9) << r.dtype << std::setw(11)
+                << (r.sizes.empty() ? std::string("-") : std::to_string(r.sizes.front()));
+    };
     if (!r.skipped.empty() || !r.complete) {
-      std::cout << std::setw(13) << r.op << std::setw(9) << r.dtype << summary(r) << "\n";
+      row();
+      std::cout << summary(r) << "\n";
       continue;
     }
-    for (const auto& f : r.fields)
-      std::cout << std::setw(13) << r.op << std::setw(9) << r.dtype << std::setw(24) << f.field
-                << std::setw(20) << f.base_text << std::setw(20)
+    for (const auto& f : r.fields) {
+      row();
+      std::cout << std::setw(24) << f.field << std::setw(20) << f.base_text << std::setw(20)
                 << (f.tuned != f.base && r.kept ? f.tuned_text : "-")
                 << (f.measured.pairs ? ratio_text(f.measured) : "") << "\n";
-    if (r.kept)
-      std::cout << std::setw(13) << r.op << std::setw(9) << r.dtype << std::setw(64)
-                << "(together, against the defaults)" << ratio_text(r.total) << "\n";
+    }
+    if (r.kept) {
+      row();
+      std::cout << std::setw(64) << "(together, against the defaults)" << ratio_text(r.total)
+                << "\n";
+    }
   }
 }
 
@@ -520,8 +605,19 @@ int run_tune(const tune_options& o) {
       throw ak::argument_error("ak tune", "--dtypes", "numeric dtypes (int8..float64)", name);
     dtypes.push_back(*t);
   }
-  for (const auto n : o.n)
-    if (n < 1) throw ak::argument_error("ak tune", "--n", "sizes of at least 1", std::to_string(n));
+  for (std::size_t i = 0; i < o.n.size(); ++i) {
+    if (o.n[i] < 1)
+      throw ak::argument_error("ak tune", "--n", "sizes of at least 1", std::to_string(o.n[i]));
+    // Lookups take the nearest size by power-of-two class, the larger of one class: a second
+    // size of a class would never be looked up.
+    for (std::size_t j = 0; j < i; ++j)
+      if (std::bit_width(static_cast<std::uint64_t>(o.n[j])) ==
+          std::bit_width(static_cast<std::uint64_t>(o.n[i])))
+        throw ak::argument_error("ak tune", "--n",
+                                 "sizes of different powers of two (" + std::to_string(o.n[j]) +
+                                     " and this one are of one)",
+                                 std::to_string(o.n[i]));
+  }
   if (!(o.budget_seconds > 0))
     throw ak::argument_error("ak tune", "--budget", "a positive number of seconds",
                              std::to_string(o.budget_seconds));
@@ -544,41 +640,48 @@ int run_tune(const tune_options& o) {
   {
     defaults_only no_cache;
     const auto schemas = ak::tuning_hooks();
-    for (const auto* op : ops)
-      for (const auto t : dtypes) {
-        const auto& hook = *std::find_if(schemas.begin(), schemas.end(),
-                                         [&](const auto& h) { return h.name == op->hook; });
-        const auto resolved = ak::explain_tuning(op->hook, dev, t);
-        tune::target g;
-        g.op = op->name;
-        g.hook = op->hook;
-        g.dtype = std::string(name_of(t));
-        g.sizes = o.n.empty() ? std::vector<std::int64_t>{op->default_n} : o.n;
-        g.slots = hook.fields.size();
-        for (const auto& name : cpu ? op->cpu_fields : op->gpu_fields) {
-          const auto at = std::find_if(hook.fields.begin(), hook.fields.end(),
-                                       [&](const auto& f) { return f.name == name; });
-          const auto slot = static_cast<std::size_t>(at - hook.fields.begin());
-          const ak::tuning_field_schema schema = *at;
-          tune::field_space f;
-          f.name = std::string(name);
-          f.slot = slot;
-          f.base = resolved[slot].value;
-          f.candidates = candidates(schema, f.base);
-          f.named = !schema.enum_names.empty();
-          f.text = [schema](std::int64_t v) {
-            return schema.enum_names.empty() ? std::to_string(v)
-                                             : schema.enum_names[static_cast<std::size_t>(v)];
-          };
-          g.fields.push_back(std::move(f));
-        }
-        const std::string op_name(op->name);
-        g.build = [op_name, dev, t](std::int64_t n) {
-          return visit_dtype(t, [&]<class T>() { return make_workload<T>(op_name, dev, n); });
-        };
-        g.apply = applier_for(op->hook, dev.name(), g.dtype);
-        targets.push_back(std::move(g));
+    for (const auto* op : ops) {
+      if ((cpu ? op->cpu_fields : op->gpu_fields).empty()) {
+        std::cout << "ak tune: " << op->name << " has no fields to tune on " << dev.name()
+                  << "; skipped" << std::endl;
+        continue;
       }
+      for (const auto t : dtypes)
+        for (const std::int64_t n : o.n.empty() ? std::vector<std::int64_t>{op->default_n} : o.n) {
+          const auto& hook = *std::find_if(schemas.begin(), schemas.end(),
+                                           [&](const auto& h) { return h.name == op->hook; });
+          const auto resolved = ak::explain_tuning(op->hook, dev, t);
+          tune::target g;
+          g.op = op->name;
+          g.hook = op->hook;
+          g.dtype = std::string(name_of(t));
+          g.sizes = {n};
+          g.slots = hook.fields.size();
+          for (const auto& name : cpu ? op->cpu_fields : op->gpu_fields) {
+            const auto at = std::find_if(hook.fields.begin(), hook.fields.end(),
+                                         [&](const auto& f) { return f.name == name; });
+            const auto slot = static_cast<std::size_t>(at - hook.fields.begin());
+            const ak::tuning_field_schema schema = *at;
+            tune::field_space f;
+            f.name = std::string(name);
+            f.slot = slot;
+            f.base = resolved[slot].value;
+            f.candidates = candidates(schema, f.base);
+            f.named = !schema.enum_names.empty();
+            f.text = [schema](std::int64_t v) {
+              return schema.enum_names.empty() ? std::to_string(v)
+                                               : schema.enum_names[static_cast<std::size_t>(v)];
+            };
+            g.fields.push_back(std::move(f));
+          }
+          const std::string op_name(op->name);
+          g.build = [op_name, dev, t](std::int64_t size) {
+            return visit_dtype(t, [&]<class T>() { return make_workload<T>(op_name, dev, size); });
+          };
+          g.apply = applier_for(op->hook, dev.name(), g.dtype);
+          targets.push_back(std::move(g));
+        }
+    }
 
     interrupted.store(false);
     std::signal(SIGINT, on_sigint);
@@ -600,7 +703,8 @@ int run_tune(const tune_options& o) {
         bar.step(what,
                  std::chrono::duration<double>(end - std::chrono::steady_clock::now()).count());
       };
-      bar.begin(i, targets[i].op + " " + targets[i].dtype);
+      bar.begin(i, targets[i].op + " " + targets[i].dtype +
+                       " n=" + std::to_string(targets[i].sizes.front()));
       results.push_back(tune::search(targets[i], s));
       bar.end(summary(results.back()));
     }
@@ -610,7 +714,8 @@ int run_tune(const tune_options& o) {
     std::cout << "ak tune: interrupted; the targets finished before are kept" << std::endl;
 
   print_table(results);
-  const json doc = cache_document(old, dev, results, targets);
+  const json doc =
+      cache_document(old, dev, results, targets, o.n.empty() ? std::size_t{1} : o.n.size());
   if (o.dry_run) {
     std::cout << "\nak tune: dry run; would write " << path << ":\n" << doc.dump(2) << "\n";
   } else {

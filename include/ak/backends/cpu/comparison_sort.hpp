@@ -5,9 +5,9 @@
 //    and one scratch buffer of n elements; then chunks are merged pairwise, each merge cut into
 //    tasks by merge-path co-ranks so every worker takes part in every round.
 //  - sample_sort: distribution steps by splitters from a sample, classified without branches,
-//    down to runs of at most leaf_size elements sorted by rank_sort_into (branch-free) or
-//    insertion sort (see sample_sort below); equal splitters get buckets of their own, so runs
-//    of equal keys need no sorting.
+//    down to runs of at most sample_rules::leaf_size elements sorted by rank_sort_into
+//    (branch-free) or insertion sort (see sample_sort below); equal splitters get buckets of their
+//    own, so runs of equal keys need no sorting.
 // Both use one scratch buffer of n elements (peak memory: input + one copy), and sample_sort's
 // parallel step buffers of at most n / 16 elements more (or one per bucket and chunk, for tiny
 // chunks).
@@ -155,11 +155,17 @@ void merge_sort(T* data, T* tmp, std::int64_t n, std::int64_t grain, const Less&
 
 // ---- sample sort ------------------------------------------------------------------------------
 
+// The sample sort's tunable rules (the sort hook's sample_oversampling and sample_leaf_size):
+// samples per bucket in a distribution step, and the longest run sorted as a leaf (at most 64).
+struct sample_rules {
+  std::int64_t oversampling = 16;
+  std::int64_t leaf_size = 32;
+};
+
 namespace sample_detail {
 
-// Runs this short or shorter are rank sorted or insertion sorted.
-inline constexpr std::int64_t leaf_size = 32;
-static_assert(leaf_size <= 64, "rank_sort_into marks the places it filled in 64 bits");
+// The longest leaf rank_sort_into can take: it marks the places it filled in 64 bits.
+inline constexpr std::int64_t max_leaf_size = 64;
 // Steps deeper than this (a sample that keeps failing to split a run) give way to merge sort.
 inline constexpr std::size_t max_depth = 24;
 // Elements classified together: their searches interleave, so the latency of one step of one
@@ -383,13 +389,14 @@ bool rank_sort_into(const T* a, T* b, std::int64_t n, const Less& less) {
 
 // Sorts a[0, n) stably on this thread with b[0, n) as scratch; returns a or b, whichever holds
 // the result. Each step distributes a into b by splitters, then sorts the buckets the same way;
-// runs of leaf_size elements or fewer are rank sorted (insertion sorted when T is not trivially
-// copyable, a hint that comparing may cost more than a mispredicted branch). A run that the
-// sample failed to split, depth after depth, is merge sorted.
+// runs of rules.leaf_size elements or fewer are rank sorted (insertion sorted when T is not
+// trivially copyable, a hint that comparing may cost more than a mispredicted branch). A run that
+// the sample failed to split, depth after depth, is merge sorted.
 template <class T, class Less>
-T* sample_sort_serial(T* a, T* b, std::int64_t n, const Less& less, std::int64_t oversampling,
+T* sample_sort_serial(T* a, T* b, std::int64_t n, const Less& less, const sample_rules& rules,
                       sample_workspace<T, Less>& w, std::size_t depth = 0) {
-  if (n <= leaf_size) {
+  const std::int64_t oversampling = rules.oversampling;
+  if (n <= rules.leaf_size) {
     if constexpr (std::is_trivially_copyable_v<T>)
       if (rank_sort_into(a, b, n, less)) return b;
     insertion_sort(a, a + n, less);
@@ -418,7 +425,7 @@ T* sample_sort_serial(T* a, T* b, std::int64_t n, const Less& less, std::int64_t
   for (std::size_t g = 0; g < buckets; ++g)
     if (start[g] == n) {  // one bucket holds everything
       if (equal_buckets && g % 2 == 1) return a;
-      return sample_sort_serial(a, b, n, less, oversampling, w, depth + 1);
+      return sample_sort_serial(a, b, n, less, rules, w, depth + 1);
     }
   exclusive_offsets(start.data(), 1, buckets, n);
   start[buckets] = n;
@@ -428,7 +435,7 @@ T* sample_sort_serial(T* a, T* b, std::int64_t n, const Less& less, std::int64_t
   for (std::size_t g = 0; g < buckets; ++g) {
     const std::int64_t s = start[g], len = start[g + 1] - s;
     if (len <= 1 || (equal_buckets && g % 2 == 1)) continue;
-    if (sample_sort_serial(b + s, a + s, len, less, oversampling, w, depth + 1) == a + s)
+    if (sample_sort_serial(b + s, a + s, len, less, rules, w, depth + 1) == a + s)
       std::copy(a + s, a + s + len, b + s);
   }
   return b;
@@ -446,13 +453,15 @@ T* sample_sort_serial(T* a, T* b, std::int64_t n, const Less& less, std::int64_t
 // parallel step again. grain: elements per task at least; cache_bytes: one worker's cache, of
 // which the gather buffers take at most a quarter.
 template <class T, class Less>
-void sample_sort(T* data, T* tmp, std::int64_t n, std::int64_t grain, std::int64_t oversampling,
+void sample_sort(T* data, T* tmp, std::int64_t n, std::int64_t grain, sample_rules rules,
                  const Less& less, std::int64_t cache_bytes) {
-  oversampling = std::max<std::int64_t>(1, oversampling);
+  rules.oversampling = std::max<std::int64_t>(1, rules.oversampling);
+  rules.leaf_size = std::clamp<std::int64_t>(rules.leaf_size, 1, sample_detail::max_leaf_size);
+  const std::int64_t oversampling = rules.oversampling;
   const chunks c = plan_chunks(n, grain, num_threads(), 16);
   if (c.count <= 1) {
     sample_detail::sample_workspace<T, Less> w(less);
-    if (sample_detail::sample_sort_serial(data, tmp, n, less, oversampling, w) != data)
+    if (sample_detail::sample_sort_serial(data, tmp, n, less, rules, w) != data)
       std::copy(tmp, tmp + n, data);
     return;
   }
@@ -503,7 +512,7 @@ void sample_sort(T* data, T* tmp, std::int64_t n, std::int64_t grain, std::int64
     if (len <= longest || cl.is_equal_bucket(g)) continue;
     // The sample failed to split this much: the same step again on a bucket smaller than n.
     if (len < n)
-      sample_sort(tmp + s, data + s, len, grain, oversampling, less, cache_bytes);
+      sample_sort(tmp + s, data + s, len, grain, rules, less, cache_bytes);
     else
       merge_sort(tmp + s, data + s, len, grain, less, std::int64_t{1} << 18);
     parallel_copy(tmp + s, len, data + s, grain);
@@ -516,8 +525,7 @@ void sample_sort(T* data, T* tmp, std::int64_t n, std::int64_t grain, std::int64
       const std::int64_t s = start[g], len = start[g + 1] - s;
       if (len > longest && !cl.is_equal_bucket(g)) continue;
       if (len > 1 && !cl.is_equal_bucket(g) &&
-          sample_detail::sample_sort_serial(tmp + s, data + s, len, less, oversampling, w) ==
-              data + s)
+          sample_detail::sample_sort_serial(tmp + s, data + s, len, less, rules, w) == data + s)
         continue;
       std::copy(tmp + s, tmp + s + len, data + s);
     }
