@@ -27,16 +27,28 @@ AK_KERNEL_FN std::int64_t merge_corank(const A& a, std::int64_t na, const B& b, 
 }
 
 // Outputs [d0, d1) of that merge: emit(k, from_a, index) for each output k, from a[index] when
-// from_a, else from b[index].
+// from_a, else from b[index]. While both ranges have elements left, each step is free of
+// data-dependent branches (the comparison moves one index or the other by adding it), so random
+// keys cost no mispredicted branch; the rest of the chunk comes from one range.
 template <class A, class B, class Less, class Emit>
 AK_KERNEL_FN void merge_range(const A& a, std::int64_t na, const B& b, std::int64_t nb,
                               std::int64_t d0, std::int64_t d1, const Less& less,
                               const Emit& emit) {
-  std::int64_t i = merge_corank(a, na, b, nb, d0, less), j = d0 - i;
-  for (std::int64_t k = d0; k < d1; ++k) {
-    const bool from_a = i < na && (j >= nb || !less(b[j], a[i]));
-    emit(k, from_a, from_a ? i++ : j++);
+  std::int64_t i = merge_corank(a, na, b, nb, d0, less), j = d0 - i, k = d0;
+  // Both have elements for the next min(na - i, nb - j) outputs at least.
+  for (std::int64_t safe = d1 - k; safe > 0; safe = d1 - k) {
+    if (na - i < safe) safe = na - i;
+    if (nb - j < safe) safe = nb - j;
+    if (safe <= 0) break;
+    for (const std::int64_t end = k + safe; k < end; ++k) {
+      const bool from_a = !less(b[j], a[i]);
+      emit(k, from_a, from_a ? i : j);
+      i += from_a;
+      j += !from_a;
+    }
   }
+  for (; k < d1 && i < na; ++k) emit(k, true, i++);
+  for (; k < d1; ++k) emit(k, false, j++);
 }
 
 }  // namespace ak::kernel
