@@ -49,10 +49,13 @@ struct op_info {
 
 const std::vector<op_info>& op_table() {
   static const std::vector<op_info> ops{
+      // The sort hook's cpu_grain serves every sort algorithm (the comparator sort's too), so
+      // one op's workload must not choose it: `sort` chose 65536 at 1e5 int32 keys (1.08x),
+      // which made sort_custom's sample sort run on one thread (0.65x in `ak bench`).
       {"sort",
        "sort",
        1'000'000,
-       {"algorithm", "radix_digit_bits", "radix_msd_passes", "radix_msd_run", "cpu_grain"},
+       {"algorithm", "radix_digit_bits", "radix_msd_passes", "radix_msd_run"},
        {"radix_digit_bits", "radix_items_per_thread", "block_size"}},
       // The comparator sort (a custom `lt`: the sample sort on cpu, merge sort on GPUs), which
       // shares the sort hook with `sort` and searches fields of its own.
@@ -347,29 +350,15 @@ std::string today() {
   return text;
 }
 
-// The value a complete result leaves a field at: the tuned one where it was kept.
-std::int64_t value_left(const tune::target_result& r, const tune::field_result& f) {
-  return r.kept ? f.tuned : f.base;
+// A target's weight in sharing the budget: its size, counted as at least 1e6 elements (below
+// that a target's time is mostly its fixed number of pairs).
+double budget_weight(const tune::target& t) {
+  return static_cast<double>(std::max<std::int64_t>(t.sizes.front(), 1'000'000));
 }
 
-// The new cache document: the stamp, the entries of the old file (when it is usable) that this
-// run did not measure, and this run's. Results are grouped by (hook, dtype, op), one per size
-// measured. A group replaces the old values of the fields it searched (for every size) with what
-// it measured: the value where one size was asked for or every size agrees (none, where that is
-// the default), else each size's value under "by_size" (the default's too, so that the sizes
-// near it keep it). Several ops may tune one hook and dtype (sort and sort_custom), each its own
-// fields. "measured"/<hook>/<dtype> holds each op's record under "ops" and, as "speedup", the
-// least of theirs (what ak info shows). Sizes that did not finish are left out.
-json cache_document(const json& old, const ak::device& dev,
-                    const std::vector<tune::target_result>& results,
-                    const std::vector<tune::target>& targets, std::size_t sizes_asked) {
-  json doc = json::parse(ak::tuning_cache_stamp(dev));
-  doc["tunings"] = old.contains("tunings") ? old["tunings"] : json::object();
-  doc["measured"] = old.contains("measured") ? old["measured"] : json::object();
-  json& tunings = doc["tunings"];
-  json& measured = doc["measured"];
-  const std::string by_size_key = "by_size";
-  std::vector<std::vector<std::size_t>> groups;  // indices of complete results, in run order
+// The complete results grouped by (hook, dtype, op): each group's sizes, in run order.
+std::vector<std::vector<std::size_t>> size_groups(const std::vector<tune::target_result>& results) {
+  std::vector<std::vector<std::size_t>> groups;
   for (std::size_t i = 0; i < results.size(); ++i) {
     if (!results[i].complete) continue;
     const auto same = [&](const std::vector<std::size_t>& g) {
@@ -382,7 +371,34 @@ json cache_document(const json& old, const ak::device& dev,
     else
       g->push_back(i);
   }
-  for (const auto& g : groups) {
+  return groups;
+}
+
+// The value a complete result leaves a field at: the tuned one where it was kept.
+std::int64_t value_left(const tune::target_result& r, const tune::field_result& f) {
+  return r.kept ? f.tuned : f.base;
+}
+
+// The new cache document: the stamp, the entries of the old file (when it is usable) that this
+// run did not measure, and this run's. Results are grouped by (hook, dtype, op), one per size
+// measured. A group replaces the old values of the fields it searched (for every size) with what
+// it measured: the value where one size was asked for or every size agrees (none, where that is
+// the default), else each size's value under "by_size" (the default's too, so that the sizes
+// near it keep it). Several ops may tune one hook and dtype (sort and sort_custom), each its own
+// fields. "measured"/<hook>/<dtype> holds each op's record under "ops" and, as "speedup", the
+// least of theirs (what ak info shows). A group of which a size did not finish keeps nothing: a
+// size's values serve the sizes nearest to it, which a size measured alone cannot say.
+json cache_document(const json& old, const ak::device& dev,
+                    const std::vector<tune::target_result>& results,
+                    const std::vector<tune::target>& targets, std::size_t sizes_asked) {
+  json doc = json::parse(ak::tuning_cache_stamp(dev));
+  doc["tunings"] = old.contains("tunings") ? old["tunings"] : json::object();
+  doc["measured"] = old.contains("measured") ? old["measured"] : json::object();
+  json& tunings = doc["tunings"];
+  json& measured = doc["measured"];
+  const std::string by_size_key = "by_size";
+  for (const auto& g : size_groups(results)) {
+    if (g.size() != sizes_asked) continue;
     const tune::target_result& first = results[g.front()];
     const tune::target& t = targets[g.front()];
     json& entry = tunings[first.hook][first.dtype];
@@ -399,7 +415,7 @@ json cache_document(const json& old, const ak::device& dev,
       const auto as_json = [&](std::int64_t v) {
         return space.named ? json(space.text(v)) : json(v);
       };
-      bool agree = g.size() == sizes_asked;
+      bool agree = true;
       for (const std::size_t i : g)
         agree = agree &&
                 value_left(results[i], results[i].fields[k]) == value_left(first, first.fields[k]);
@@ -696,8 +712,11 @@ int run_tune(const tune_options& o) {
       const auto now = std::chrono::steady_clock::now();
       tune::settings s;
       s.min_speedup = o.min_speedup;
-      // An even share of what is left.
-      s.deadline = now + (end - now) / static_cast<long>(targets.size() - i);
+      // Its share of what is left, by its weight among the targets left.
+      double left = 0;
+      for (std::size_t k = i; k < targets.size(); ++k) left += budget_weight(targets[k]);
+      s.deadline = now + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                             (end - now) * (budget_weight(targets[i]) / left));
       s.interrupted = [] { return interrupted.load(); };
       s.step = [&](const std::string& what) {
         bar.step(what,
@@ -714,8 +733,12 @@ int run_tune(const tune_options& o) {
     std::cout << "ak tune: interrupted; the targets finished before are kept" << std::endl;
 
   print_table(results);
-  const json doc =
-      cache_document(old, dev, results, targets, o.n.empty() ? std::size_t{1} : o.n.size());
+  const std::size_t sizes_asked = o.n.empty() ? 1 : o.n.size();
+  for (const auto& g : size_groups(results))
+    if (g.size() != sizes_asked)
+      std::cout << "ak tune: " << results[g.front()].op << " " << results[g.front()].dtype
+                << ": not every size finished; nothing of it is written" << std::endl;
+  const json doc = cache_document(old, dev, results, targets, sizes_asked);
   if (o.dry_run) {
     std::cout << "\nak tune: dry run; would write " << path << ":\n" << doc.dump(2) << "\n";
   } else {
