@@ -662,41 +662,43 @@ int run_tune(const tune_options& o) {
                   << "; skipped" << std::endl;
         continue;
       }
-      for (const auto t : dtypes)
-        for (const std::int64_t n : o.n.empty() ? std::vector<std::int64_t>{op->default_n} : o.n) {
-          const auto& hook = *std::find_if(schemas.begin(), schemas.end(),
-                                           [&](const auto& h) { return h.name == op->hook; });
-          const auto resolved = ak::explain_tuning(op->hook, dev, t);
-          tune::target g;
-          g.op = op->name;
-          g.hook = op->hook;
-          g.dtype = std::string(name_of(t));
-          g.sizes = {n};
-          g.slots = hook.fields.size();
-          for (const auto& name : cpu ? op->cpu_fields : op->gpu_fields) {
-            const auto at = std::find_if(hook.fields.begin(), hook.fields.end(),
-                                         [&](const auto& f) { return f.name == name; });
-            const auto slot = static_cast<std::size_t>(at - hook.fields.begin());
-            const ak::tuning_field_schema schema = *at;
-            tune::field_space f;
-            f.name = std::string(name);
-            f.slot = slot;
-            f.base = resolved[slot].value;
-            f.candidates = candidates(schema, f.base);
-            f.named = !schema.enum_names.empty();
-            f.text = [schema](std::int64_t v) {
-              return schema.enum_names.empty() ? std::to_string(v)
-                                               : schema.enum_names[static_cast<std::size_t>(v)];
-            };
-            g.fields.push_back(std::move(f));
-          }
-          const std::string op_name(op->name);
-          g.build = [op_name, dev, t](std::int64_t size) {
-            return visit_dtype(t, [&]<class T>() { return make_workload<T>(op_name, dev, size); });
+      const auto& hook = *std::find_if(schemas.begin(), schemas.end(),
+                                       [&](const auto& h) { return h.name == op->hook; });
+      for (const auto t : dtypes) {
+        // The target of (op, dtype); each size gets a copy.
+        const auto resolved = ak::explain_tuning(op->hook, dev, t);
+        tune::target g;
+        g.op = op->name;
+        g.hook = op->hook;
+        g.dtype = std::string(name_of(t));
+        g.slots = hook.fields.size();
+        for (const auto& name : cpu ? op->cpu_fields : op->gpu_fields) {
+          const auto at = std::find_if(hook.fields.begin(), hook.fields.end(),
+                                       [&](const auto& f) { return f.name == name; });
+          const auto slot = static_cast<std::size_t>(at - hook.fields.begin());
+          const ak::tuning_field_schema schema = *at;
+          tune::field_space f;
+          f.name = std::string(name);
+          f.slot = slot;
+          f.base = resolved[slot].value;
+          f.candidates = candidates(schema, f.base);
+          f.named = !schema.enum_names.empty();
+          f.text = [schema](std::int64_t v) {
+            return schema.enum_names.empty() ? std::to_string(v)
+                                             : schema.enum_names[static_cast<std::size_t>(v)];
           };
-          g.apply = applier_for(op->hook, dev.name(), g.dtype);
-          targets.push_back(std::move(g));
+          g.fields.push_back(std::move(f));
         }
+        const std::string op_name(op->name);
+        g.build = [op_name, dev, t](std::int64_t size) {
+          return visit_dtype(t, [&]<class T>() { return make_workload<T>(op_name, dev, size); });
+        };
+        g.apply = applier_for(op->hook, dev.name(), g.dtype);
+        for (const std::int64_t n : o.n.empty() ? std::vector<std::int64_t>{op->default_n} : o.n) {
+          targets.push_back(g);
+          targets.back().sizes = {n};
+        }
+      }
     }
 
     interrupted.store(false);
