@@ -70,7 +70,8 @@ std::int64_t field_value(const field_schema& f, const json& v, const std::string
 }
 
 // The entry of one { field: value } object below `keys`, for a hook and selectors. `sizes_too`:
-// the object may also hold "by_size" (which the caller reads), so messages name it.
+// the object may also hold "by_size", which the caller reads: it is skipped here, and messages
+// name it.
 tuning_entry parse_fields(const json& fields, const hook_schema& hook,
                           const std::string& device_selector, const std::string& dtype_selector,
                           tuning_source source, const std::string& origin,
@@ -82,6 +83,7 @@ tuning_entry parse_fields(const json& fields, const hook_schema& hook,
   e.dtype_selector = dtype_selector;
   e.values.assign(hook.fields.size(), unset);
   for (const auto& [field_name, value] : fields.items()) {
+    if (sizes_too && field_name == by_size_key) continue;
     keys.push_back(field_name);
     auto f = std::find_if(hook.fields.begin(), hook.fields.end(),
                           [&name = keys.back()](const field_schema& s) { return s.name == name; });
@@ -134,10 +136,7 @@ void parse_hooks(const json& hooks, const std::string& origin, std::vector<std::
       if (auto why = check_dtype_selector(dsel); !why.empty())
         bad_key(origin, keys, why, "\"" + dsel + "\"");
       expect_object(fields, origin, keys, "fields");
-      json for_every_size = fields;
-      for_every_size.erase(std::string(by_size_key));
-      out.push_back(
-          parse_fields(for_every_size, *hook, device_selector, dsel, source, origin, keys, true));
+      out.push_back(parse_fields(fields, *hook, device_selector, dsel, source, origin, keys, true));
       if (const auto sized = fields.find(std::string(by_size_key)); sized != fields.end()) {
         keys.push_back(std::string(by_size_key));
         expect_object(*sized, origin, keys, "sizes (numbers of elements)");
