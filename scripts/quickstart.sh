@@ -15,8 +15,9 @@ if [[ "$mode" != demo && "$mode" != test ]]; then
   exit 2
 fi
 
-# libips4o-dev, libboost-dev, pdqsort-dev, libthrust-dev (Thrust's TBB backend) and libhwy-dev
-# (Highway's vqsort): peers of `ak bench` (CMake leaves out any that is missing).
+# libhwy-dev (Highway): the cpu backend's vector code, dispatched at run time; its vqsort is also
+# a peer of `ak bench`. libips4o-dev, libboost-dev, pdqsort-dev and libthrust-dev (Thrust's TBB
+# backend): peers of `ak bench` (CMake leaves out any that is missing).
 # libboost-context-dev: the fibers of the sim backend. libopenmpi-dev and openmpi-bin: MPI for
 # ak::dist, its tests and `ak dist-bench` (CMake leaves them out without MPI). The plot script's
 # python3-matplotlib is not needed to build or test.

@@ -1,6 +1,7 @@
 // sort, sort_inplace, sortperm and sort_by_key with every algorithm value and rev, against
 // std::stable_sort with ak::isless (reversed for rev): every dtype, sizes around the sort grain,
 // every pattern, NaN and signed zeros, stability, non-contiguous views, temps, per-call tunings.
+#include "ak/backends/cpu/vector_sort.hpp"
 #include "test_support.hpp"
 
 namespace akt {
@@ -543,7 +544,9 @@ TYPED_TEST(Sort, PerCallTuningsAndThreadCounts) {
       ak::radix_sort{.radix_digit_bits = 3, .insertion_run = 1, .radix_min_run = 1},
       ak::radix_sort{.radix_digit_bits = 11},
       ak::radix_sort{.radix_digit_bits = 16, .cpu_grain = 1000, .radix_min_run = 5000},
-      ak::merge_sort{.cpu_grain = 1},
+      // The cpu's vector sort in every in-cache run, and in none.
+      ak::radix_sort{.cpu_grain = 1000, .radix_vector_run = 1},
+      ak::radix_sort{.radix_vector_run = 0}, ak::merge_sort{.cpu_grain = 1},
       ak::merge_sort{.cpu_grain = 1000, .insertion_run = 64},
       ak::sample_sort{.sample_oversampling = 1, .cpu_grain = 100, .sample_leaf_size = 2},
       ak::sample_sort{.sample_oversampling = 64,
@@ -601,17 +604,19 @@ TYPED_TEST(Sort, RadixSortPathsWithTinyCaches) {
             const thread_cap cap(threads);
             const bool rev = r.chance(0.5);
             const pattern p = all_patterns[r.index(all_patterns.size())];
-            // The in-cache MSD rule (radix_msd_passes, radix_msd_run): the default, or one drawn
-            // from the extremes of its range.
+            // The in-cache rules (radix_msd_passes, radix_msd_run, radix_vector_run): the
+            // defaults, or ones drawn from the extremes of their ranges.
             const ak::cpu::radix_rules rules =
                 r.chance(0.5)
                     ? ak::cpu::radix_rules{}
-                    : ak::cpu::radix_rules{static_cast<int>(1 + r.index(16)), 1 << r.index(13)};
+                    : ak::cpu::radix_rules{static_cast<int>(1 + r.index(16)), 1 << r.index(13),
+                                           r.chance(0.5) ? 0 : i64{1} << r.index(14)};
             SCOPED_TRACE("threads " + std::to_string(threads) + ", digit bits " +
                          std::to_string(bits) + ", cache " + std::to_string(cache) +
                          ", n = " + std::to_string(n) + ", pattern " + name_of(p) +
                          (rev ? ", rev" : "") + ", msd passes " + std::to_string(rules.msd_passes) +
-                         ", msd run " + std::to_string(rules.msd_run));
+                         ", msd run " + std::to_string(rules.msd_run) + ", vector run " +
+                         std::to_string(rules.vector_run));
             const buf<T> data = make_data<T>(n, p, r);
             const buf<i64> want_perm = stable_permutation(data, rev);
             const buf<T> want = permuted(data, want_perm);
@@ -628,6 +633,59 @@ TYPED_TEST(Sort, RadixSortPathsWithTinyCaches) {
             EXPECT_TRUE(same_elements(values, want_perm));
           }
   }
+}
+
+// The cpu's vector sort (radix sort's in-cache runs, radix_vector_run) on every instruction set
+// the build has code for: those this machine lacks are named and skipped. Each target sorts every
+// pattern (NaN payloads of both signs, -0.0/+0.0, extremes) in both orders, against the stable
+// reference, bit for bit.
+AKT_TAG(cpu_only, "*VectorSortOnEveryTarget");
+TYPED_TEST(Sort, VectorSortOnEveryTarget) {
+  using T = TypeParam;
+  AKT_RANDOM(r);
+  struct back_to_best {
+    ~back_to_best() { ak::cpu::set_vector_target(""); }
+  } restore;
+  for (const ak::cpu::vector_target_info& target : ak::cpu::vector_targets()) {
+    if (!target.supported) {
+      std::cout << "[ skipped  ] vector target " << target.name << ": this machine lacks it\n";
+      continue;
+    }
+    ak::cpu::set_vector_target(target.name);
+    ASSERT_EQ(ak::cpu::vector_target(), target.name);
+    for (i64 n : {i64{2}, i64{65}, i64{1000}, i64{40000}})
+      for (const pattern p : all_patterns) {
+        const bool rev = r.chance(0.5);
+        SCOPED_TRACE("target " + target.name + ", n = " + std::to_string(n) + ", pattern " +
+                     name_of(p) + (rev ? ", rev" : ""));
+        const buf<T> data = make_data<T>(n, p, r);
+        const buf<T> want = permuted(data, stable_permutation(data, rev));
+        buf<T> got = data;
+        ak::sort_inplace(got.view(), ak::sort_options<>{
+                                         .rev = rev, .alg = ak::radix_sort{.radix_vector_run = 1}});
+        EXPECT_TRUE(same_bits_elements(got, want));
+      }
+  }
+}
+
+// A target named wrongly, or one this machine lacks: an error naming what there is.
+AKT_TAG(cpu_only, "SortVectorTarget.*");
+TEST(SortVectorTarget, UnknownOrMissingTargetsAreErrors) {
+  const std::string before = ak::cpu::vector_target();
+  try {
+    ak::cpu::set_vector_target("AVX9");
+    ADD_FAILURE() << "no error for AVX9";
+  } catch (const ak::backend_error& e) {
+    EXPECT_NE(std::string(e.what()).find("EMU128"), std::string::npos) << e.what();
+  }
+  bool lacking = false;
+  for (const ak::cpu::vector_target_info& target : ak::cpu::vector_targets())
+    if (!target.supported) {
+      lacking = true;
+      EXPECT_THROW(ak::cpu::set_vector_target(target.name), ak::backend_error) << target.name;
+    }
+  if (!lacking) std::cout << "[ skipped  ] this machine has every vector target the build has\n";
+  EXPECT_EQ(ak::cpu::vector_target(), before) << "an error changed the target";
 }
 
 // A struct sorted by a numeric field (`by`): radix sort moves whole records by that key, and

@@ -61,9 +61,10 @@ inline std::int64_t sort_cache_bytes(const device& dev) {
   return l2 > 0 ? l2 * cpu::num_threads() : std::int64_t{1} << 20;
 }
 
-// The cpu radix sort's in-cache MSD rule from the resolved tuning.
+// The cpu radix sort's in-cache rules from the resolved tuning.
 inline cpu::radix_rules radix_rules_of(const resolved_sort& r) {
-  return {static_cast<int>(r.tuning.radix_msd_passes), static_cast<int>(r.tuning.radix_msd_run)};
+  return {static_cast<int>(r.tuning.radix_msd_passes), static_cast<int>(r.tuning.radix_msd_run),
+          r.tuning.radix_vector_run};
 }
 
 // The sample sort's rules from the resolved tuning.

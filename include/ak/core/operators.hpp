@@ -153,16 +153,19 @@ constexpr ordered_key_t<T> ordered_key(T x) noexcept {
   }
 }
 
-// The integer whose ordered_key is u: ordered_key's inverse, for integer types (a float's NaNs
-// share one key, so floats have none).
+// The value whose ordered_key is u: ordered_key's inverse. A float's NaNs share one key, which
+// gives back one NaN (its payload and sign are lost); every other float comes back bit for bit.
 // clang-format off
 template <class T>
-  requires std::is_integral_v<T>
+  requires has_ordered_key_v<T>
 constexpr T from_ordered_key(ordered_key_t<T> u) noexcept {
   // clang-format on
   using U = ordered_key_t<T>;
   if constexpr (std::is_same_v<T, bool>) {
     return u != 0;
+  } else if constexpr (std::is_floating_point_v<T>) {
+    constexpr U sign = static_cast<U>(U{1} << (8 * sizeof(T) - 1));
+    return std::bit_cast<T>(static_cast<U>((u & sign) ? (u & ~sign) : ~u));
   } else if constexpr (std::is_signed_v<T>) {
     constexpr U sign = static_cast<U>(U{1} << (8 * sizeof(T) - 1));
     return static_cast<T>(static_cast<U>(u ^ sign));

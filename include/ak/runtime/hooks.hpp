@@ -89,6 +89,9 @@ enum class sort_algorithm : std::int64_t {
     "CPU: runs of at most this many elements are insertion sorted, whatever the algorithm")   \
   F(std::int64_t,   radix_min_run,          (1, 0, 0),                                           \
     "CPU: radix sort takes runs of at least this many keys; shorter ones are merge sorted")   \
+  F(std::int64_t,   radix_vector_run,       (1, 0, 0),                                           \
+    "CPU: numbers alone in in-cache runs of at least this many keys are sorted by the vector " \
+    "code (Highway's vqsort); 0 = never")                                                     \
   F(std::int64_t,   sample_leaf_size,       (0, 0, 1),                                           \
     "CPU sample sort: runs of at most this many elements are sorted by rank or insertion")
 

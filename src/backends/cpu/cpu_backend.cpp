@@ -148,6 +148,10 @@ const char* cpu_backend_entry(std::uint32_t host_abi_version, ak_backend_v1* out
     }
     apply_thread_limit(t);  // keeps a cap set in code before the backend loaded
   }
+  if (std::string why = detail::apply_vector_target_env(); !why.empty()) {
+    state.error = why;
+    return state.error.c_str();
+  }
   *out = ak_backend_v1{};
   out->abi_version = AK_BACKEND_ABI_VERSION;
   out->name = "cpu";

@@ -21,7 +21,8 @@ const char* register_tuning_defaults(const ak_host_v1* host) {
         {.algorithm = sort_algorithm::radix,
          .radix_digit_bits = 11,
          .sample_oversampling = 16,
-         .cpu_grain = 1 << 14});
+         .cpu_grain = 1 << 14,
+         .radix_vector_run = 64});
   d.add(sort_hook{}, "*", "bool", {.algorithm = sort_algorithm::radix, .radix_digit_bits = 1});
   return d.status();
 }

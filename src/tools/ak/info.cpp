@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "ak/ak.hpp"
+#include "ak/backends/cpu/vector_sort.hpp"
 #include "commands.hpp"
 
 namespace ak::tool {
@@ -61,6 +62,7 @@ json device_json(const device& d) {
             {"capabilities", capabilities_json(i.caps)},
             {"tuning_cache", tuning_cache_path(d)},
             {"tuning_cache_problem", tuning_cache_problem(d)}};
+  if (i.backend == "cpu") j["vector_target"] = cpu::vector_target();
   json tunings = json::object();
   const auto field_json = [](const tuning_field_value& f) {
     json value = f.text == std::to_string(f.value) ? json(f.value) : json(f.text);
@@ -102,6 +104,9 @@ void print_device(std::ostream& out, const device& d) {
   out << "  compute units " << i.compute_units << ", memory " << bytes_text(i.memory_bytes)
       << ", caches L1 " << bytes_text(i.l1_cache_bytes) << " L2 " << bytes_text(i.l2_cache_bytes)
       << " L3 " << bytes_text(i.l3_cache_bytes) << "\n";
+  if (i.backend == "cpu")
+    out << "  vector code: " << cpu::vector_target()
+        << " (the best this cpu has, or what AK_CPU_TARGET names)\n";
   if (i.kind != device_kind::cpu)
     out << "  sub-group width " << i.sub_group_width << ", local memory "
         << bytes_text(i.local_memory_bytes) << ", groups up to " << i.max_group_size << "\n";

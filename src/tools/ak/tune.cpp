@@ -55,7 +55,7 @@ const std::vector<op_info>& op_table() {
       {"sort",
        "sort",
        1'000'000,
-       {"algorithm", "radix_digit_bits", "radix_msd_passes", "radix_msd_run"},
+       {"algorithm", "radix_digit_bits", "radix_msd_passes", "radix_msd_run", "radix_vector_run"},
        {"radix_digit_bits", "radix_items_per_thread", "block_size"}},
       // The comparator sort (a custom `lt`: the sample sort on cpu, merge sort on GPUs), which
       // shares the sort hook with `sort` and searches fields of its own.
@@ -249,8 +249,9 @@ bool valid(const ak::tuning_field_schema& f, std::int64_t v) {
 }
 
 // Around the current value: every other name of an enumeration; the values within 3 of it in a
-// range of at most 16 values; else the current value times 2^k, k in -3..3 (for a current value
-// of 0, "automatic", the powers of two up to 64).
+// range of at most 16 values; else the current value times 2^k, k in -3..3, and 0 where the
+// range has it (a field's "automatic" or "never"); for a current value of 0, the powers of two
+// up to 64.
 std::vector<std::int64_t> candidates(const ak::tuning_field_schema& f, std::int64_t base) {
   std::vector<std::int64_t> out;
   auto add = [&](std::int64_t v) {
@@ -271,6 +272,7 @@ std::vector<std::int64_t> candidates(const ak::tuning_field_schema& f, std::int6
       add(base >> k);
       if (base <= (std::int64_t{1} << 40)) add(base << k);
     }
+    add(0);
   }
   return out;
 }

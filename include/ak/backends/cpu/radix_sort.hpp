@@ -9,6 +9,9 @@
 // Passes scatter contiguous chunks in order, which keeps the sort stable.
 // Integer keys alone (no values) that differ in at most 16 bits are counted and written back
 // from the counts (counting_sort): equal integer keys are equal bits.
+// Numbers alone (no values, each element its own key) in in-cache runs of at least the rules'
+// vector_run keys are sorted by the vector code instead of LSD passes (vector_sort_run): their
+// equal keys are equal bits, so any sort is the stable one.
 #pragma once
 
 #include <algorithm>
@@ -23,6 +26,7 @@
 
 #include "ak/backends/cpu/distribution.hpp"
 #include "ak/backends/cpu/parallel.hpp"
+#include "ak/backends/cpu/vector_sort.hpp"
 #include "ak/core/operators.hpp"
 
 namespace ak::cpu {
@@ -78,12 +82,14 @@ struct own_key {
 template <class Key, class KeyOf>
 struct radix_plan {
   using bits_type = ordered_key_t<Key>;
+  using key_of_type = KeyOf;
   bits_type flip;              // ~0 for `rev`
   int digit_bits;              // widest digit of an in-cache pass
   std::int64_t bucket_bytes;   // a run at most this large is sorted in cache
   std::int64_t element_bytes;  // element + value
   int msd_passes;              // an in-cache run needing more LSD passes takes an MSD step
   int msd_run;                 // the keys per bucket of such a step
+  std::int64_t vector_run;     // in-cache runs of this many keys or more: the vector sort (0: no)
   KeyOf key_of;
   template <class T>
   bits_type operator()(const T& x) const {
@@ -255,6 +261,60 @@ void sort_buckets_into(K* a, K* b, VV* va, VV* vb, const std::int64_t* start, st
   }
 }
 
+// The type the vector sort sorts keys of type K as: an integer of 2, 4 or 8 bytes as the
+// fixed-width integer of its size and signedness (the same bits), a float as its ordered key;
+// void for the others.
+template <class K>
+using vector_key_t = std::conditional_t<
+    std::is_floating_point_v<K> && has_ordered_key_v<K>, ordered_key_t<K>,
+    std::conditional_t<std::is_integral_v<K> && !std::is_same_v<K, bool> && sizeof(K) >= 2 &&
+                           sizeof(K) <= 8,
+                       std::conditional_t<std::is_signed_v<K>, std::make_signed_t<ordered_key_t<K>>,
+                                          ordered_key_t<K>>,
+                       void>>;
+
+// Whether keys alone of type K, each its own key (KeyOf), can go to the vector sort.
+template <class K, class VV, class KeyOf>
+inline constexpr bool vector_leaf_v =
+    std::is_same_v<VV, std::nullptr_t> &&
+    (std::is_same_v<KeyOf, own_key> ||
+     std::is_same_v<KeyOf, identity>)&&vector_sortable_v<vector_key_t<K>>;
+
+// Sorts a[0, n) in ak's order (p's flip: descending) with the vector code, using b as scratch;
+// returns a. Integers are sorted as they are. Floats become their ordered keys, except NaNs: they
+// all share the largest key, keep their bits and their order (stable), and go to b meanwhile;
+// they end last (first with `rev`, the order of the flipped keys).
+template <class K, class P>
+K* vector_sort_run(K* a, K* b, std::int64_t n, const P& p) {
+  if constexpr (std::is_integral_v<K>) {
+    vector_sort(reinterpret_cast<vector_key_t<K>*>(a), n, p.flip != 0);  // the same bits
+  } else {
+    // a's numbers become their keys in place (bit_cast: a holds K objects throughout; the sort,
+    // out of line, reads and writes them as keys), then numbers again.
+    using U = typename P::bits_type;
+    std::int64_t m = 0, nans = 0;
+    for (std::int64_t i = 0; i < n; ++i) {
+      const K x = a[i];
+      if (x != x)
+        b[nans++] = x;
+      else
+        a[m++] = std::bit_cast<K>(p(x));
+    }
+    vector_sort(reinterpret_cast<U*>(a), m, false);
+    for (std::int64_t i = 0; i < m; ++i)
+      a[i] = from_ordered_key<K>(static_cast<U>(std::bit_cast<U>(a[i]) ^ p.flip));
+    if (nans > 0) {
+      if (p.flip != 0) {
+        std::copy_backward(a, a + m, a + n);
+        std::copy(b, b + nans, a);
+      } else {
+        std::copy(b, b + nans, a + m);
+      }
+    }
+  }
+  return a;
+}
+
 // Sorts a[0, n) (and va) stably by the key bits below `bits` on this thread, with b (and vb) as
 // scratch; returns a or b, whichever holds the result. A run that fits the cache goes through
 // LSD passes of at most digit_bits bits (a pass whose digit is the same for every key is
@@ -269,6 +329,10 @@ K* sort_bits(K* a, K* b, VV* va, VV* vb, std::int64_t n, int bits, const P& p,
     return a;
   }
   const bool beyond_cache = n * p.element_bytes > p.bucket_bytes && bits > p.digit_bits;
+  if constexpr (vector_leaf_v<K, VV, typename P::key_of_type>) {
+    if (p.vector_run > 0 && n >= p.vector_run && n * p.element_bytes <= p.bucket_bytes)
+      return vector_sort_run(a, b, n, p);
+  }
   if (beyond_cache || msd_in_cache(n, bits, p)) {
     const int width = beyond_cache ? top_digit_bits(n, bits, p) : msd_in_cache_bits(n, bits, p);
     const digit d{bits - width, width};
@@ -486,12 +550,14 @@ void counting_sort(K* keys, std::int64_t n, int bits, typename P::bits_type firs
 template <class T, class KeyOf>
 using radix_key_of_t = std::remove_cvref_t<std::invoke_result_t<const KeyOf&, const T&>>;
 
-// The in-cache MSD rule (the sort hook's radix_msd_passes and radix_msd_run): a run that fits a
-// worker's cache takes an MSD step first when LSD would need more than msd_passes passes, with
-// a top digit that leaves about msd_run keys per bucket.
+// The in-cache rules (the sort hook's radix_msd_passes, radix_msd_run and radix_vector_run): a
+// run that fits a worker's cache takes an MSD step first when LSD would need more than
+// msd_passes passes, with a top digit that leaves about msd_run keys per bucket; numbers alone
+// in runs of at least vector_run keys (0: none) go to the vector sort instead.
 struct radix_rules {
   int msd_passes = 3;
   int msd_run = 8;
+  std::int64_t vector_run = 0;
 };
 
 // Sorts keys[0, n) (and values alongside, when V is not void) using key_tmp/value_tmp, each of n
@@ -523,6 +589,7 @@ void radix_sort(K* keys, K* key_tmp,
       static_cast<std::int64_t>(sizeof(K) + (std::is_void_v<V> ? 0 : sizeof(VV))),
       std::clamp(rules.msd_passes, 1, 16),
       std::max(rules.msd_run, 1),
+      std::max<std::int64_t>(rules.vector_run, 0),
       key_of};
   // The bits in which some key differs from the first.
   const chunks c = plan_chunks(n, grain, num_threads(), 16);
