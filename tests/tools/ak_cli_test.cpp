@@ -95,6 +95,23 @@ TEST(AkCli, BadOverrideIsAnErrorNamingTheKey) {
   EXPECT_NE(r.output.find("key \"cpu/map/*/grain\""), std::string::npos) << r.output;
 }
 
+// The cpu's vector code: `ak info` names its instruction set, AK_CPU_TARGET chooses it (EMU128,
+// the portable one, is on every machine), and a name ak does not know fails with the list.
+TEST(AkCli, InfoShowsTheVectorTargetThatAkCpuTargetChooses) {
+  auto best = run_ak("info --json", clean);
+  ASSERT_EQ(best.exit_code, 0) << best.output;
+  const auto j = nlohmann::json::parse(best.output);
+  ASSERT_TRUE(j["devices"][0].contains("vector_target")) << best.output;
+  EXPECT_FALSE(j["devices"][0]["vector_target"].get<std::string>().empty());
+  auto forced = run_ak("info", clean + " AK_CPU_TARGET=baseline");
+  ASSERT_EQ(forced.exit_code, 0) << forced.output;
+  EXPECT_NE(forced.output.find("vector code: EMU128"), std::string::npos) << forced.output;
+  auto bad = run_ak("info", clean + " AK_CPU_TARGET=avx9");
+  EXPECT_EQ(bad.exit_code, 1) << bad.output;
+  EXPECT_NE(bad.output.find("AK_CPU_TARGET"), std::string::npos) << bad.output;
+  EXPECT_NE(bad.output.find("AVX2"), std::string::npos) << bad.output;
+}
+
 // `ak info` checks everything before it prints: a bad override leaves no half-printed table.
 TEST(AkCli, BadOverridePrintsTheErrorAlone) {
   auto r = run_ak("info", clean + " AK_TUNING='{\"cpu\": {\"map\": {\"*\": {\"grain\": 1}}}}'");
@@ -235,9 +252,39 @@ TEST(AkCli, BenchKeyedAndSegmentedOpsAgreeWithTheirPeers) {
   EXPECT_GE(peers["sort_tiny_rows"], 1) << r.output;
 }
 
+// `--dist`: the sort runs once per distribution, every peer (vqsort's two arrangements where the
+// build has Highway) agreeing with ak on each; the rows name the distribution.
+TEST(AkCli, BenchSortsEachDistributionAgainstItsPeers) {
+  const std::string path =
+      ::testing::TempDir() + "ak_bench_dist_" + std::to_string(::getpid()) + ".json";
+  const std::set<std::string> dists{"exponential", "almost_sorted",  "root_dup", "eight_dup",
+                                    "zipf",        "reverse_sorted", "ones"};
+  std::string list;
+  for (const std::string& d : dists) list += (list.empty() ? "" : ",") + d;
+  auto r =
+      run_ak("bench --ops sort --dtypes int64 --n 100003 --dist " + list + " --json '" + path + "'",
+             clean);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("sort exponential"), std::string::npos) << r.output;
+  std::ifstream in(path);
+  ASSERT_TRUE(in) << path;
+  const auto rows = nlohmann::json::parse(in);
+  std::remove(path.c_str());
+  std::map<std::string, int> peers;  // dist -> peers that agreed with ak
+  for (const auto& row : rows) {
+    if (row["impl"] == "bandwidth") continue;
+    ASSERT_TRUE(row.contains("dist")) << row.dump();
+    if (row["impl"] == "ak") continue;
+    EXPECT_EQ(row["check"], "ok") << row.dump();
+    ++peers[row["dist"].get<std::string>()];
+  }
+  for (const std::string& d : dists) EXPECT_GE(peers[d], 2) << d << ": " << r.output;
+}
+
 TEST(AkCli, BenchRejectsBadArguments) {
-  for (const char* args : {"bench --ops frobnicate", "bench --n 1e", "bench --n 0", "bench --n 2.5",
-                           "bench --dtypes bool", "bench --dtypes float16"}) {
+  for (const char* args :
+       {"bench --ops frobnicate", "bench --n 1e", "bench --n 0", "bench --n 2.5",
+        "bench --dtypes bool", "bench --dtypes float16", "bench --dist pareto", "bench --dist"}) {
     auto r = run_ak(args, clean);
     EXPECT_NE(r.exit_code, 0) << args;
     EXPECT_NE(r.output.find("Usage"), std::string::npos) << args << ": " << r.output;

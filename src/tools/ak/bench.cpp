@@ -52,6 +52,7 @@ std::vector<std::string> available_peers() {
 #endif
 #ifdef AK_BENCH_HAVE_VQSORT
   p.emplace_back(vqsort_peer);
+  p.emplace_back(vqsort_halves);
 #endif
 #ifdef AK_BENCH_HAVE_THRUST
   p.emplace_back(thrust_tbb);
@@ -227,7 +228,7 @@ struct impl_result {
 };
 
 struct case_result {
-  std::string op, group, note;
+  std::string op, dist, group, note;
   dtype type{};
   std::int64_t n = 0, elements = 0;
   double bytes = 0, input_bytes = 0;
@@ -242,6 +243,7 @@ struct case_result {
 case_result run_case(bench_case& c, bandwidth_meter& meter) {
   case_result r;
   r.op = c.op;
+  r.dist = c.dist;
   r.note = c.note;
   r.type = c.type;
   r.n = c.n;
@@ -351,9 +353,10 @@ void print_row(const case_result& c, const impl_result& r, bool is_ak) {
   const double t = median(r.times);
   const double gbs = c.bytes / t / 1e9;
   const double frac = bw_fraction(c, r, is_ak);
-  std::cout << std::left << std::setw(w_op) << c.op << std::setw(w_dtype) << name_of(c.type)
-            << std::setw(w_n) << size_text(c.n) << std::setw(w_impl) << r.name << std::right
-            << std::setw(w_time) << time_text(t) << std::setw(w_ratio)
+  std::cout << std::left << std::setw(w_op) << (c.dist.empty() ? c.op : c.op + " " + c.dist)
+            << std::setw(w_dtype) << name_of(c.type) << std::setw(w_n) << size_text(c.n)
+            << std::setw(w_impl) << r.name << std::right << std::setw(w_time) << time_text(t)
+            << std::setw(w_ratio)
             << (is_ak ? std::string("-") : fixed_text(median(r.ratios), 2) + "x")
             << std::setw(w_gbs) << fixed_text(gbs, 1) << std::setw(w_bw - 1)
             << fixed_text(100 * frac, 0) << "%" << std::setw(w_runs) << r.times.size();
@@ -383,6 +386,7 @@ json row_json(const case_result& c, const impl_result& r, bool is_ak) {
     j["check"] = r.mismatch.empty() ? "ok" : "mismatch: " + r.mismatch;
   }
   if (r.peak_bytes && c.input_bytes > 0) j["peak_rss_ratio"] = *r.peak_bytes / c.input_bytes;
+  if (!c.dist.empty()) j["dist"] = c.dist;
   return j;
 }
 
@@ -435,6 +439,9 @@ int run_bench(const bench_options& o) {
   for (const auto& d : o.dtypes) dtypes.push_back(*parse_dtype(d));
   std::vector<std::int64_t> sizes;
   for (const auto& s : o.n) sizes.push_back(*parse_bench_size(s));
+  std::vector<key_dist> dists;
+  for (const auto& d : o.dists) dists.push_back(*parse_key_dist(d));
+  if (dists.empty()) dists.push_back(key_dist::uniform);
   // Each op's dtypes, checked against what this build's bench is compiled for (AK_BENCH_DTYPES)
   // before anything runs or is written.
   std::map<const op_spec*, std::vector<dtype>> op_dtypes;
@@ -499,54 +506,57 @@ int run_bench(const bench_options& o) {
   std::vector<std::string> mismatches;
   for (const op_spec* spec : chosen) {
     for (dtype t : op_dtypes[spec]) {
-      for (std::int64_t n : sizes.empty() ? std::vector<std::int64_t>{spec->default_n} : sizes) {
-        case_result r;
-        {
-          bench_case c = spec->build(t, n);
-          c.type = t;
-          c.n = n;
-          if (defaults) {
-            // ak as tuned and ak with the backend's defaults, alternating like any peer: each
-            // switches the cache on or off before its (untimed) preparation, and after a switch
-            // runs once untimed, so that the timed run does not pay for the reread of the
-            // tuning files (without that, sub-millisecond calls that ran right after rereading
-            // the cache file measured 8-14% slower here).
-            auto with_cache = [&switcher = *defaults, p = c.ak.prepare, r = c.ak.run](bool on) {
-              return [&switcher, p, r, on] {
-                if (switcher.use_cache(on)) {
+      for (std::int64_t n : sizes.empty() ? std::vector<std::int64_t>{spec->default_n} : sizes)
+        for (std::size_t di = 0; di < (spec->build_dist ? dists.size() : 1); ++di) {
+          case_result r;
+          {
+            bench_case c = spec->build_dist ? spec->build_dist(t, n, dists[di]) : spec->build(t, n);
+            if (spec->build_dist) c.dist = std::string(name_of(dists[di]));
+            c.type = t;
+            c.n = n;
+            if (defaults) {
+              // ak as tuned and ak with the backend's defaults, alternating like any peer: each
+              // switches the cache on or off before its (untimed) preparation, and after a switch
+              // runs once untimed, so that the timed run does not pay for the reread of the
+              // tuning files (without that, sub-millisecond calls that ran right after rereading
+              // the cache file measured 8-14% slower here).
+              auto with_cache = [&switcher = *defaults, p = c.ak.prepare, r = c.ak.run](bool on) {
+                return [&switcher, p, r, on] {
+                  if (switcher.use_cache(on)) {
+                    if (p) p();
+                    r();
+                  }
                   if (p) p();
-                  r();
-                }
-                if (p) p();
+                };
               };
-            };
-            impl d = c.ak;
-            d.name = ak_defaults;
-            d.prepare = with_cache(false);
-            d.check = nullptr;
-            c.ak.prepare = with_cache(true);
-            c.peers.insert(c.peers.begin(), std::move(d));
+              impl d = c.ak;
+              d.name = ak_defaults;
+              d.prepare = with_cache(false);
+              d.check = nullptr;
+              c.ak.prepare = with_cache(true);
+              c.peers.insert(c.peers.begin(), std::move(d));
+            }
+            r = run_case(c, meter);
+          }  // the case's memory goes here
+          r.group = spec->group;
+          seen[{n, t}].push_back(r.writes ? bandwidth{0, median(r.probe_gbs), 0}
+                                          : bandwidth{median(r.probe_gbs), 0, 0});
+          print_row(r, r.ak, true);
+          rows.push_back(row_json(r, r.ak, true));
+          for (const auto& p : r.peers) {
+            print_row(r, p, false);
+            rows.push_back(row_json(r, p, false));
+            if (!p.mismatch.empty()) {
+              std::string m = r.op + (r.dist.empty() ? "" : " " + r.dist) + " " +
+                              std::string(name_of(t)) + " n=" + size_text(n) + " " + p.name + ": " +
+                              p.mismatch;
+              std::cerr << "ak bench: MISMATCH " << m << "\n";
+              mismatches.push_back(std::move(m));
+            }
           }
-          r = run_case(c, meter);
-        }  // the case's memory goes here
-        r.group = spec->group;
-        seen[{n, t}].push_back(r.writes ? bandwidth{0, median(r.probe_gbs), 0}
-                                        : bandwidth{median(r.probe_gbs), 0, 0});
-        print_row(r, r.ak, true);
-        rows.push_back(row_json(r, r.ak, true));
-        for (const auto& p : r.peers) {
-          print_row(r, p, false);
-          rows.push_back(row_json(r, p, false));
-          if (!p.mismatch.empty()) {
-            std::string m = r.op + " " + std::string(name_of(t)) + " n=" + size_text(n) + " " +
-                            p.name + ": " + p.mismatch;
-            std::cerr << "ak bench: MISMATCH " << m << "\n";
-            mismatches.push_back(std::move(m));
-          }
+          std::cout << std::flush;
+          results.push_back(std::move(r));
         }
-        std::cout << std::flush;
-        results.push_back(std::move(r));
-      }
     }
   }
 

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "ak/core/dtype.hpp"
+#include "key_distributions.hpp"
 #include "random_inputs.hpp"
 
 // std::execution::par when this build has it (libstdc++ runs it on TBB); without it the peer is
@@ -49,6 +50,7 @@ inline constexpr const char* boost_bis = "boost::block_indirect_sort";
 inline constexpr const char* boost_pss = "boost::parallel_stable_sort";
 inline constexpr const char* pdqsort_peer = "pdqsort";
 inline constexpr const char* vqsort_peer = "vqsort (highway)";
+inline constexpr const char* vqsort_halves = "vqsort halves + merge";  // on the peers' threads
 inline constexpr const char* plain_lsd8 = "plain LSD radix (8-bit digits)";
 inline constexpr const char* thrust_tbb = "thrust (tbb)";
 inline constexpr const char* ak_defaults = "ak (defaults)";  // --vs-defaults: no autotune cache
@@ -64,6 +66,7 @@ struct impl {
 
 struct bench_case {
   std::string op;
+  std::string dist;  // the key distribution, for ops that take one (`--dist`)
   dtype type{};
   std::int64_t n = 0;         // as asked for
   std::int64_t elements = 0;  // as run (a square matrix of n elements has floor(sqrt(n))^2)
@@ -84,6 +87,8 @@ struct op_spec {
   std::vector<dtype> default_dtypes;
   std::function<bench_case(dtype, std::int64_t)> build;
   std::int64_t default_n = 10'000'000;  // without --n
+  // Ops whose keys follow `--dist` build their cases with this instead, once per distribution.
+  std::function<bench_case(dtype, std::int64_t, key_dist)> build_dist = nullptr;
 };
 void add_reduce_ops(std::vector<op_spec>& ops);       // bench_reduce.cpp
 void add_elementwise_ops(std::vector<op_spec>& ops);  // bench_elementwise.cpp
@@ -192,10 +197,12 @@ T random_small(std::uint64_t h) noexcept {
 }
 
 template <class T>
-void fill_keys(T* p, std::int64_t n, std::uint64_t seed) {
-  parallel_fill(p, n, [seed](std::int64_t i) {
-    return random_key<T>(hash64(seed ^ (static_cast<std::uint64_t>(i) * 0x2545f4914f6cdd1dULL)));
+void fill_keys(T* p, std::int64_t n, std::uint64_t seed, key_dist d = key_dist::uniform) {
+  parallel_fill(p, n, [seed, d, n](std::int64_t i) {
+    return dist_key<T>(d, i, n,
+                       hash64(seed ^ (static_cast<std::uint64_t>(i) * 0x2545f4914f6cdd1dULL)));
   });
+  if (d == key_dist::almost_sorted) swap_neighbours(p, n, seed);
 }
 
 template <class T>

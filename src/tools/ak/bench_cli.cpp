@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "ak/core/dtype.hpp"
+#include "key_distributions.hpp"
 #include "programs.hpp"
 
 namespace ak::tool {
@@ -74,6 +75,12 @@ void add_bench_options(CLI::App* cmd, bench_options& o) {
             return parse_bench_size(s) ? std::string() : "not a whole number from 1 to 2^40: " + s;
           },
           "SIZE"));
+  std::vector<std::string> dist_choices(key_dist_names.begin(), key_dist_names.end());
+  cmd->add_option("--dist", o.dists,
+                  "Key distributions of the sort op, comma-separated (those of the ips4o paper; "
+                  "default: uniform)")
+      ->delimiter(',')
+      ->check(CLI::IsMember(dist_choices));
   cmd->add_option("--json", o.json, "Also write the figures to FILE as JSON rows");
   cmd->add_flag("--vs-defaults", o.vs_defaults,
                 "Also time ak without the device's autotune cache, as the peer 'ak (defaults)', "

@@ -25,6 +25,7 @@ struct bench_options {
   std::vector<std::string> n;       // sizes: "1e7", "10000000"
   std::string json;                 // where to write the rows, if anywhere
   bool vs_defaults = false;         // also time ak without its autotune cache ("ak (defaults)")
+  std::vector<std::string> dists;   // key distributions of the sorts; empty: uniform
 };
 
 // The options of `ak bench`, checked as they are parsed, on `cmd` (the ak command's subcommand or

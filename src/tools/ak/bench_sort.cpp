@@ -9,11 +9,13 @@ void add_sort_ops(std::vector<op_spec>& ops) {
   ops.push_back({"sort",
                  "sort",
                  {dtype::uint32, dtype::int64, dtype::float64},
-                 [](dtype t, std::int64_t n) {
-                   return visit_numeric(
-                       t, [&]<class T>() { return sort_values<T>("sort", n, std::less<T>{}); });
-                 },
-                 sort_default_n});
+                 nullptr,
+                 sort_default_n,
+                 [](dtype t, std::int64_t n, key_dist d) {
+                   return visit_numeric(t, [&]<class T>() {
+                     return sort_values<T>("sort", n, std::less<T>{}, true, d);
+                   });
+                 }});
 }
 
 }  // namespace ak::tool::bench

@@ -136,11 +136,43 @@ void add_sort_peers(bench_case& c, T* w, std::int64_t n, Comp comp, std::functio
   // Bench keys have no NaN and no -0.0, so its float order is ak's.
   if constexpr ((Peers & peer_vqsort) != 0 && std::is_same_v<Comp, std::less<T>> &&
                 std::is_arithmetic_v<T> && !std::is_same_v<T, bool> && sizeof(T) >= 2 &&
-                !(std::is_floating_point_v<T> && sizeof(T) == 2))
+                !(std::is_floating_point_v<T> && sizeof(T) == 2)) {
     add(vqsort_peer, [](T* first, T* last, const Comp&) {
       static const hwy::Sorter sorter;  // its buffers, allocated once, untimed
       sorter(first, static_cast<std::size_t>(last - first), hwy::SortAscending());
     });
+    // What a user would write to use every thread: each thread vqsorts its share, then the
+    // sorted shares are merged pairwise (std::merge with std::execution::par where the build has
+    // it) through a scratch buffer, round by round.
+    // Its scratch and one sorter per thread: allocated once, untimed.
+    std::shared_ptr<T[]> tmp = make_buffer<T>(n);
+    const int parts = peer_threads();
+    auto sorters = std::make_shared<std::vector<hwy::Sorter>>(static_cast<std::size_t>(parts));
+    add(vqsort_halves, [tmp, parts, sorters](T* first, T* last, const Comp& cmp) {
+      const std::int64_t len = last - first;
+      auto bound = [len, parts](int k) { return len * k / parts; };
+      auto sort_part = [&](int k) {
+        (*sorters)[static_cast<std::size_t>(k)](first + bound(k),
+                                                static_cast<std::size_t>(bound(k + 1) - bound(k)),
+                                                hwy::SortAscending());
+      };
+      std::vector<std::thread> threads;
+      for (int k = 1; k < parts; ++k) threads.emplace_back(sort_part, k);
+      sort_part(0);
+      for (std::thread& t : threads) t.join();
+      T* src = first;
+      T* dst = tmp.get();
+      for (int width = 1; width < parts; width *= 2) {
+        for (int k = 0; k < parts; k += 2 * width) {
+          const std::int64_t lo = bound(k), mid = bound(std::min(k + width, parts)),
+                             hi = bound(std::min(k + 2 * width, parts));
+          std::merge(AK_BENCH_PAR src + lo, src + mid, src + mid, src + hi, dst + lo, cmp);
+        }
+        std::swap(src, dst);
+      }
+      if (src != first) parallel_copy(first, src, len);
+    });
+  }
 #endif
   if constexpr ((Peers & peer_plain_lsd8) != 0 && std::is_same_v<Comp, std::less<T>> &&
                 std::is_arithmetic_v<T> && (sizeof(T) == 4 || sizeof(T) == 8)) {
@@ -171,10 +203,12 @@ bench_case in_place_sort_case(const std::string& op, std::int64_t n) {
 }
 
 // stable = false (only with a custom lt): ak is asked for an unstable sort, like its peers'.
+// d: the keys' distribution (`--dist`).
 template <class T, class Lt>
-bench_case sort_values(const std::string& op, std::int64_t n, Lt lt, bool stable = true) {
+bench_case sort_values(const std::string& op, std::int64_t n, Lt lt, bool stable = true,
+                       key_dist d = key_dist::uniform) {
   auto b = std::make_shared<sort_buffers<T>>(sort_buffers<T>{n});
-  fill_keys(b->input.get(), n, 7);
+  fill_keys(b->input.get(), n, 7, d);
   const T* in = b->input.get();
   T* wa = b->ak.get();
   T* wp = b->peer.get();
@@ -185,8 +219,10 @@ bench_case sort_values(const std::string& op, std::int64_t n, Lt lt, bool stable
   if constexpr (std::is_same_v<Lt, std::less<T>>) {
     c.note =
         "in place; ak::sort_inplace(v) (the default: radix sort for numbers); peers with "
-        "std::less; the plain LSD radix sort: every 8-bit digit counted and scattered per thread, "
-        "no pass skipped (the yardstick of the CPU sort targets)";
+        "std::less; vqsort (highway) on one thread as it ships, and `vqsort halves + merge`: each "
+        "of the peers' threads vqsorts its share, then std::merge(par) pairwise; the plain LSD "
+        "radix sort: every 8-bit digit counted and scattered per thread, no pass skipped (the "
+        "yardstick of the CPU sort targets)";
     c.ak = {"ak", restore_ak, [b, wa, n] { ak::sort_inplace(ak::view<T>(wa, ak::shape{n})); }, {}};
     add_sort_peers<every_sort_peer>(c, wp, n, lt, restore_peer, check, b);
   } else {
