@@ -511,7 +511,8 @@ int run_bench(const bench_options& o) {
           case_result r;
           {
             bench_case c = spec->build_dist ? spec->build_dist(t, n, dists[di]) : spec->build(t, n);
-            if (spec->build_dist) c.dist = std::string(name_of(dists[di]));
+            // Named where --dist was given; a run without it shows its uniform sorts as before.
+            if (spec->build_dist && !o.dists.empty()) c.dist = std::string(name_of(dists[di]));
             c.type = t;
             c.n = n;
             if (defaults) {
