@@ -643,8 +643,10 @@ AKT_TAG(cpu_only, "*VectorSortOnEveryTarget");
 TYPED_TEST(Sort, VectorSortOnEveryTarget) {
   using T = TypeParam;
   AKT_RANDOM(r);
-  struct back_to_best {
-    ~back_to_best() { ak::cpu::set_vector_target(""); }
+  // Afterwards the target in force before (AK_CPU_TARGET's, or the best).
+  struct back_to_before {
+    std::string name = ak::cpu::vector_target();
+    ~back_to_before() { ak::cpu::set_vector_target(name); }
   } restore;
   for (const ak::cpu::vector_target_info& target : ak::cpu::vector_targets()) {
     if (!target.supported) {

@@ -6,9 +6,11 @@
 #include <hwy/contrib/sort/vqsort.h>
 #include <hwy/targets.h>
 
+#include <atomic>
 #include <cctype>
 #include <cstdlib>
 #include <mutex>
+#include <optional>
 #include <string>
 
 #include "ak/core/error.hpp"
@@ -17,10 +19,10 @@
 namespace ak::cpu {
 namespace {
 
-// The x86 targets of Highway's dispatch, best first (a lower bit is a better target), and the
-// portable one (EMU128) last.
-constexpr std::int64_t known_targets[] = {HWY_AVX3_DL, HWY_AVX3,  HWY_AVX2,
-                                          HWY_SSE4,    HWY_SSSE3, HWY_EMU128};
+// The x86 targets of Highway's dispatch that Debian's libhwy-contrib has code for, best first (a
+// lower bit is a better target), and the portable one (EMU128) last. Its vqsort has no AVX3_DL
+// code (a machine with it runs AVX3's), so AVX3_DL is not offered.
+constexpr std::int64_t known_targets[] = {HWY_AVX3, HWY_AVX2, HWY_SSE4, HWY_SSSE3, HWY_EMU128};
 
 // What this machine has, read before any narrowing (SupportedTargets() then reports the mask).
 std::int64_t machine_targets() {
@@ -45,10 +47,22 @@ std::string known_names() {
 
 std::mutex target_mutex;
 
+// Bumped by every change of target. A sorter's buffer is sized for the vectors of the target in
+// force when it was made, so a thread makes its sorter again after a change (a sorter made under
+// EMU128 and used under AVX3 would overflow its buffer).
+std::atomic<std::uint64_t> target_generation{0};
+
 // A thread's sorter: Highway's buffer for the sort, kept across the thread's calls.
 const hwy::Sorter& sorter() {
-  thread_local const hwy::Sorter s;
-  return s;
+  thread_local std::optional<hwy::Sorter> s;
+  thread_local std::uint64_t made_in = 0;
+  const std::uint64_t now = target_generation.load(std::memory_order_acquire);
+  if (!s || made_in != now) {
+    s.reset();
+    s.emplace();
+    made_in = now;
+  }
+  return *s;
 }
 
 template <class T>
@@ -99,6 +113,7 @@ void set_vector_target(const std::string& name) {
   }
   hwy::SetSupportedTargetsForTest(name.empty() ? 0 : mask);
   hwy::GetChosenTarget().Update(hwy::SupportedTargets());
+  target_generation.fetch_add(1, std::memory_order_acq_rel);
 }
 
 void vector_sort(std::uint16_t* keys, std::int64_t n, bool descending) {
@@ -123,9 +138,11 @@ void vector_sort(std::int64_t* keys, std::int64_t n, bool descending) {
 namespace detail {
 
 std::string apply_vector_target_env() {
+  // Unset: Highway's own choice, and whatever the program set, are left alone.
   const char* env = std::getenv("AK_CPU_TARGET");
+  if (!env) return {};
   try {
-    set_vector_target(env ? env : "");
+    set_vector_target(env);
   } catch (const error& e) {
     return std::string(e.what()) + " (from AK_CPU_TARGET)";
   }

@@ -58,7 +58,7 @@ inline std::uint64_t count_of(key_dist d, std::uint64_t i, std::uint64_t n, std:
   switch (d) {
     case key_dist::exponential: {
       const int top = std::max(1, static_cast<int>(std::bit_width(n)) - 1);
-      const int e = static_cast<int>((h >> 58) % static_cast<std::uint64_t>(top));
+      const int e = static_cast<int>(((h >> 32) * static_cast<std::uint64_t>(top)) >> 32);
       const std::uint64_t below = std::uint64_t{1} << e;
       return below + (h & (below - 1));
     }

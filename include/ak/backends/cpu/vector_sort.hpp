@@ -4,9 +4,11 @@
 //
 // The instruction set is chosen once, when the cpu backend loads: the best the machine has, or
 // the one AK_CPU_TARGET names (and those below it), for tests and comparisons. Names are
-// Highway's: AVX3_DL, AVX3 (AVX-512), AVX2, SSE4, SSSE3, EMU128 (portable code for the x86-64
-// baseline; `baseline` names it too). A name the build does not know, or a target this machine
-// lacks, is an ak::backend_error when the backend loads. `ak info` shows the choice.
+// Highway's: AVX3 (AVX-512), AVX2, SSE4, SSSE3, EMU128 (portable code for the x86-64 baseline;
+// `baseline` names it too). A name the build does not know, or a target this machine lacks, is
+// an ak::backend_error when the backend loads. `ak info` shows the choice. The choice is
+// Highway's process-wide state: it applies to every user of Highway's dispatch in the process
+// (`ak bench`'s vqsort peers too); without AK_CPU_TARGET ak leaves it alone.
 #pragma once
 
 #include <cstdint>
@@ -30,7 +32,7 @@ std::vector<vector_target_info> vector_targets();
 // Runs the vector code on `name` (as AK_CPU_TARGET does at load) from now on, process-wide;
 // "" goes back to the best the machine has. Throws ak::backend_error for a name the build does
 // not know or a target the machine lacks. For tests and benchmarks; not thread-safe against
-// vector code running at the same time.
+// vector code running at the same time (each thread makes its sorter again on its next call).
 void set_vector_target(const std::string& name);
 
 // Sorts keys[0, n) ascending (descending with `descending`) with the vector code. Keys equal in
