@@ -257,13 +257,12 @@ TEST(AkCli, BenchKeyedAndSegmentedOpsAgreeWithTheirPeers) {
 TEST(AkCli, BenchSortsEachDistributionAgainstItsPeers) {
   const std::string path =
       ::testing::TempDir() + "ak_bench_dist_" + std::to_string(::getpid()) + ".json";
-  const std::set<std::string> dists{"exponential", "almost_sorted",  "root_dup", "eight_dup",
-                                    "zipf",        "reverse_sorted", "ones"};
+  // Three of the ten (each case times ak and nine peers): skewed, few distinct keys, descending.
+  const std::set<std::string> dists{"exponential", "root_dup", "reverse_sorted"};
   std::string list;
   for (const std::string& d : dists) list += (list.empty() ? "" : ",") + d;
-  auto r =
-      run_ak("bench --ops sort --dtypes int64 --n 100003 --dist " + list + " --json '" + path + "'",
-             clean);
+  auto r = run_ak(
+      "bench --ops sort --dtypes int64 --n 20011 --dist " + list + " --json '" + path + "'", clean);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("sort exponential"), std::string::npos) << r.output;
   std::ifstream in(path);
