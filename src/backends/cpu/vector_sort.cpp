@@ -38,11 +38,13 @@ std::string upper(std::string s) {
   return s;
 }
 
-std::string known_names() {
+// The targets' names, ", " between them; `which` picks those to name.
+template <class Which>
+std::string names_of(const Which& which) {
   std::string s;
   for (const std::int64_t t : known_targets)
-    s += std::string(s.empty() ? "" : ", ") + hwy::TargetName(t);
-  return s + ", baseline (= EMU128)";
+    if (which(t)) s += std::string(s.empty() ? "" : ", ") + hwy::TargetName(t);
+  return s;
 }
 
 std::mutex target_mutex;
@@ -101,14 +103,12 @@ void set_vector_target(const std::string& name) {
       if (want == hwy::TargetName(t)) target = t;
     if (target == 0)
       throw backend_error("ak cpu backend: vector target '" + name +
-                          "' is not one this build has code for (" + known_names() + ")");
-    if (!(real & target)) {
-      std::string has;
-      for (const vector_target_info& t : vector_targets())
-        if (t.supported) has += std::string(has.empty() ? "" : ", ") + t.name;
+                          "' is not one this build has code for (" +
+                          names_of([](std::int64_t) { return true; }) + ", baseline (= EMU128))");
+    if (!(real & target))
       throw backend_error("ak cpu backend: vector target '" + name +
-                          "': this machine's cpu lacks it (it has " + has + ")");
-    }
+                          "': this machine's cpu lacks it (it has " +
+                          names_of([real](std::int64_t t) { return (real & t) != 0; }) + ")");
     mask = real & ~(target - 1);  // the target and the ones below it
   }
   hwy::SetSupportedTargetsForTest(name.empty() ? 0 : mask);

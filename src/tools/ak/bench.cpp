@@ -240,6 +240,11 @@ struct case_result {
   std::vector<double> bw_fractions, probe_gbs;
 };
 
+// The case as the table names it: the op, and its key distribution where `--dist` named one.
+std::string case_label(const case_result& c) {
+  return c.dist.empty() ? c.op : c.op + " " + c.dist;
+}
+
 case_result run_case(bench_case& c, bandwidth_meter& meter) {
   case_result r;
   r.op = c.op;
@@ -353,10 +358,9 @@ void print_row(const case_result& c, const impl_result& r, bool is_ak) {
   const double t = median(r.times);
   const double gbs = c.bytes / t / 1e9;
   const double frac = bw_fraction(c, r, is_ak);
-  std::cout << std::left << std::setw(w_op) << (c.dist.empty() ? c.op : c.op + " " + c.dist)
-            << std::setw(w_dtype) << name_of(c.type) << std::setw(w_n) << size_text(c.n)
-            << std::setw(w_impl) << r.name << std::right << std::setw(w_time) << time_text(t)
-            << std::setw(w_ratio)
+  std::cout << std::left << std::setw(w_op) << case_label(c) << std::setw(w_dtype)
+            << name_of(c.type) << std::setw(w_n) << size_text(c.n) << std::setw(w_impl) << r.name
+            << std::right << std::setw(w_time) << time_text(t) << std::setw(w_ratio)
             << (is_ak ? std::string("-") : fixed_text(median(r.ratios), 2) + "x")
             << std::setw(w_gbs) << fixed_text(gbs, 1) << std::setw(w_bw - 1)
             << fixed_text(100 * frac, 0) << "%" << std::setw(w_runs) << r.times.size();
@@ -548,9 +552,8 @@ int run_bench(const bench_options& o) {
             print_row(r, p, false);
             rows.push_back(row_json(r, p, false));
             if (!p.mismatch.empty()) {
-              std::string m = r.op + (r.dist.empty() ? "" : " " + r.dist) + " " +
-                              std::string(name_of(t)) + " n=" + size_text(n) + " " + p.name + ": " +
-                              p.mismatch;
+              std::string m = case_label(r) + " " + std::string(name_of(t)) + " n=" + size_text(n) +
+                              " " + p.name + ": " + p.mismatch;
               std::cerr << "ak bench: MISMATCH " << m << "\n";
               mismatches.push_back(std::move(m));
             }
