@@ -35,8 +35,12 @@ TYPED_TEST(PartialSort, FirstKOfTheStableSort) {
         buf<i64> perm(n);
         std::iota(perm.begin(), perm.end(), i64{0});
         std::stable_sort(perm.begin(), perm.end(), [&](i64 a, i64 b) { return less(v[a], v[b]); });
+        // On sim, k = n (the whole array sorted, as for any k > n / 8) at 1000 elements only:
+        // at 20011 it took half of the body's time there, and the sample's path is what that
+        // size is for.
         const std::vector<i64> ks = pick<std::vector<i64>>(
-            {0, 1, 7, 100, n / 8 - 1, n / 8, n / 8 + 1, n - 1, n}, {0, 1, 100, n});
+            {0, 1, 7, 100, n / 8 - 1, n / 8, n / 8 + 1, n - 1, n},
+            n < (i64{1} << 14) ? std::vector<i64>{0, 1, 100, n} : std::vector<i64>{0, 1, 100});
         for (i64 k : ks) {
           if (k < 0 || k > n) continue;
           SCOPED_TRACE(std::string(name_of(p)) + (rev ? ", rev" : "") +
