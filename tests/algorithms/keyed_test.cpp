@@ -310,6 +310,82 @@ TEST(KeyedViews, StridedInputsAndTunings) {
   }
 }
 
+// reduce_by_key and accumulate_by_key over tiles of every size (the cpu's tiles; GPU-style
+// devices take the scan's tuning): runs longer than several tiles, whose partial values and the
+// later tiles' leading elements are folded in order, under a non-commutative operator (affine
+// maps mod 2^32, the first applied first), and an init that each run starts from once.
+struct affine32 {
+  std::uint32_t a, b;
+};
+struct then_apply {
+  AK_KERNEL_FN affine32 operator()(affine32 f, affine32 g) const {
+    return {g.a * f.a, g.a * f.b + g.b};
+  }
+};
+
+TEST(KeyedTiles, ReduceByKeyRunsAcrossTiles) {
+  AKT_RANDOM(r);
+  const i64 n = pick<i64>(20011, 3001);
+  const buf<std::int32_t> keys = make_key_runs<std::int32_t>(n, 300, r);
+  const std::vector<i64> starts = run_starts(keys, ak::isequal{});
+  std::vector<i64> ends(starts.begin() + 1, starts.end());
+  ends.push_back(n);
+  buf<affine32> f(n);
+  for (i64 i = 0; i < n; ++i)
+    f[i] = {static_cast<std::uint32_t>(r.bits()) | 1u, static_cast<std::uint32_t>(r.bits())};
+  const buf<std::int32_t> v = make_data<std::int32_t>(n, pattern::random, r, values::small);
+  buf<affine32> want(static_cast<i64>(starts.size()));  // each run's maps, the first first
+  for (std::size_t s = 0; s < starts.size(); ++s) {
+    affine32 acc = f[starts[s]];
+    for (i64 i = starts[s] + 1; i < ends[s]; ++i) acc = then_apply{}(acc, f[i]);
+    want[static_cast<i64>(s)] = acc;
+  }
+  const buf<std::int64_t> want_init =
+      ref_segment_sums<std::int64_t>(v, starts, ends, ak::plus{}, std::int64_t{1000});
+  for (i64 grain : {1, 7, 64, 4096, 1 << 20}) {
+    SCOPED_TRACE("cpu_grain " + std::to_string(grain));
+    auto [rk, rv] = ak::reduce_by_key(
+        keys.view(), f.view(), then_apply{},
+        ak::segment_options<affine32>{
+            .tuning = {.block_size = 64, .items_per_thread = 3, .cpu_grain = grain}});
+    buf<std::int32_t> heads(static_cast<i64>(starts.size()));
+    for (std::size_t s = 0; s < starts.size(); ++s) heads[static_cast<i64>(s)] = keys[starts[s]];
+    EXPECT_TRUE(same_elements(rk, heads));
+    const buf<affine32> got = to_buf(rv);
+    ASSERT_EQ(got.size(), want.size());
+    for (i64 s = 0; s < got.size(); ++s)
+      ASSERT_TRUE(got[s].a == want[s].a && got[s].b == want[s].b) << "run " << s;
+    auto [ik, iv] = ak::reduce_by_key(
+        keys.view(), v.view(), ak::plus{},
+        ak::segment_options<std::int64_t>{.init = 1000, .tuning = {.cpu_grain = grain}});
+    EXPECT_TRUE(same_elements(iv, want_init));
+    // Each element's running map, inclusive and exclusive (from the identity map).
+    for (bool inclusive : {true, false}) {
+      SCOPED_TRACE(inclusive ? "inclusive" : "exclusive");
+      const buf<affine32> scan = to_buf(ak::accumulate_by_key(
+          keys.view(), f.view(), then_apply{},
+          ak::segment_options<affine32>{
+              .init = inclusive ? std::nullopt : std::optional<affine32>(affine32{1, 0}),
+              .inclusive = inclusive,
+              .tuning = {.block_size = 64, .items_per_thread = 3, .cpu_grain = grain}}));
+      ASSERT_EQ(scan.size(), n);
+      affine32 acc{1, 0};
+      for (i64 i = 0; i < n; ++i) {
+        if (i == 0 || keys[i] != keys[i - 1]) acc = affine32{1, 0};
+        const affine32 before = acc;
+        acc = then_apply{}(acc, f[i]);
+        const affine32 want_i = inclusive ? acc : before;
+        ASSERT_TRUE(scan[i].a == want_i.a && scan[i].b == want_i.b) << "element " << i;
+      }
+    }
+    EXPECT_TRUE(same_elements(
+        ak::accumulate_by_key(
+            keys.view(), v.view(), ak::plus{},
+            {.init = std::int32_t{-5}, .inclusive = false, .tuning = {.cpu_grain = grain}}),
+        ref_segmented_scan<std::int32_t>(v, starts, ak::plus{}, std::int32_t{-5}, false)));
+  }
+}
+
 // Arguments checked before any result is made.
 TEST(KeyedErrors, BadArguments) {
   const buf<std::int32_t> k(10, 1), v(10, 2), short_v(9, 2);

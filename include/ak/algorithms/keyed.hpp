@@ -15,20 +15,24 @@
 //
 // op must be associative (it is applied in element order within each run or segment; it need not
 // be commutative), and any op works on every device, with or without a known neutral element.
-// All four are one segmented scan (detail/keyed_common.hpp), so they are as deterministic as
+// All four are one segmented scan on GPU-style devices (detail/keyed_common.hpp); on the cpu,
+// reduce_by_key and the accumulates fold each run in one pass over the scan's tiles
+// (cpu/runs.hpp) and the reduce over offsets is the segmented scan. They are as deterministic as
 // ak::accumulate: on the cpu the same bits for any thread count (tiles are fixed by the tuning);
 // on GPU-style devices the same bits run to run with reduce-then-scan, while decoupled look-back
 // may round float results differently from run to run. Exact operators (integers, min, max, the
 // first or last value) give the same result everywhere.
 // `init`: accumulate_by_key and the segmented accumulate start each run (segment) from it, and
-// reduce_by_key and the segmented reduce give op(init, reduction of the run); an exclusive scan
-// and a segmented reduce (whose empty segments give init) need it unless op has a known neutral
-// element (ak::neutral_element). Tuning: `.tuning` is the scan's (the scan hook's fields); the
-// loops and the selection of runs take the select hook's tuning from the registry.
+// reduce_by_key and the segmented reduce give op(init, reduction of the run) (on the cpu,
+// reduce_by_key folds each run from init: op(op(init, v0), v1) ..., the same for an associative
+// op but for rounding); an exclusive scan and a segmented reduce (whose empty segments give init)
+// need it unless op has a known neutral element (ak::neutral_element). Tuning: `.tuning` is the
+// scan's (the scan hook's fields); the loops and the selection of runs take the select hook's
+// tuning from the registry.
 //
 // This is the family's front: each call checks its arguments (before anything is written), finds
 // its device and looks its tunings up once, then runs its body on the cpu half (keyed_cpu.hpp:
-// the scan in one pass over chained tiles, items made on the fly) or the GPU half (keyed_gpu.hpp:
+// one pass over chained tiles, items made on the fly) or the GPU half (keyed_gpu.hpp:
 // items stored, scanned, finished in a loop). None of these calls has a precompiled entry yet: they
 // are instantiated in the caller's translation unit.
 #pragma once
@@ -101,9 +105,8 @@ array<R> segmented_accumulate_body(const S& s, const V* values, std::int64_t n, 
                                    const Op& op, const segment_options<R>& o) {
   s.template check_scan<R, Op>();
   array<R> out(shape{n}, s.memory());
-  s.template segmented_scan<R>(
-      n, item_load<V, R, Head>{values, head}, segmented_op<Op>{op},
-      scan_finish<R, Op>{out.data(), op, init_of<R, Op>(o), o.init.has_value(), o.inclusive});
+  s.template accumulate_runs<R>(n, values, head, op, init_of<R, Op>(o), o.init.has_value(),
+                                o.inclusive, out.data());
   return out;
 }
 
@@ -126,10 +129,9 @@ reduce_by_key_result<K, R> reduce_by_key_front(view<const K> k, view<const V> v,
         const std::int64_t bound = s.run_bound(n, head);
         reduce_by_key_result<K, R> r{array<K>(shape{bound}, s.memory()),
                                      array<R>(shape{bound}, s.memory())};
-        const std::int64_t runs = s.template segmented_scan<R>(
-            n, item_load<V, R, head_t>{dv.data(), head}, segmented_op<Op>{op},
-            run_finish<K, R, Op, head_t>{dk.data(), head, n, r.keys.data(), r.values.data(), op,
-                                         init_of<R, Op>(o), o.init.has_value()});
+        const std::int64_t runs =
+            s.template reduce_runs<R>(n, dk.data(), dv.data(), head, op, init_of<R, Op>(o),
+                                      o.init.has_value(), r.keys.data(), r.values.data());
         fit(r.keys, runs, s);
         fit(r.values, runs, s);
         return r;

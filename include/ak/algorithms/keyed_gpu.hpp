@@ -35,6 +35,24 @@ class gpu_keyed : public gpu_selection {
     for_each(n, finish_items<R, Finish>{items.data(), finish});
     return gpu::detail::read_one(dev_, items.data() + (n - 1)).heads;
   }
+  // reduce_by_key's runs: the segmented scan, each run's first key stored where it starts and its
+  // value, op(init, value) with an init, where it ends (run_finish). Returns the number of runs.
+  template <class R, class K, class V, class Head, class Op>
+  std::int64_t reduce_runs(std::int64_t n, const K* keys, const V* values, const Head& head,
+                           const Op& op, const R& init, bool has_init, K* keys_out,
+                           R* values_out) const {
+    return segmented_scan<R>(
+        n, item_load<V, R, Head>{values, head}, segmented_op<Op>{op},
+        run_finish<K, R, Op, Head>{keys, head, n, keys_out, values_out, op, init, has_init});
+  }
+  // accumulate_by_key's and the scans over offsets' running values: the segmented scan, each
+  // element's result written by scan_finish.
+  template <class R, class V, class Head, class Op>
+  void accumulate_runs(std::int64_t n, const V* values, const Head& head, const Op& op,
+                       const R& init, bool has_init, bool inclusive, R* out) const {
+    segmented_scan<R>(n, item_load<V, R, Head>{values, head}, segmented_op<Op>{op},
+                      scan_finish<R, Op>{out, op, init, has_init, inclusive});
+  }
   // The number of runs of n elements that head starts (a count on the device), so that the
   // outputs are allocated at their size.
   template <class Head>
