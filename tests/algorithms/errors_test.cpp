@@ -158,7 +158,7 @@ TEST(Errors, TempTooSmall) {
 
 // radix_sort orders numbers by their bits: a custom lt, or a key (the element or what `by`
 // returns) that is not a number, is a capability error. (A `by` that returns a number is fine:
-// sort_test.cpp's RadixSortByNumericField.)
+// sort_test.cpp's SortCustomOrder.RadixSortByNumericField.)
 TEST(Errors, RadixSortWithCustomOrder) {
   AKT_RANDOM(r);
   buf<std::int32_t> data = make_data<std::int32_t>(1000, pattern::random, r);

@@ -690,9 +690,15 @@ TEST(SortVectorTarget, UnknownOrMissingTargetsAreErrors) {
   EXPECT_EQ(ak::cpu::vector_target(), before) << "an error changed the target";
 }
 
+// ---- Custom orders and projections (the header templates) ---------------------------------------
+
+template <class T>
+class SortCustomOrder : public typed_test<T> {};
+TYPED_TEST_SUITE(SortCustomOrder, custom_order_types, dtype_names);
+
 // A struct sorted by a numeric field (`by`): radix sort moves whole records by that key, and
 // every algorithm gives the stable order of the keys (sortperm and sort_by_key too).
-TYPED_TEST(Sort, RadixSortByNumericField) {
+TYPED_TEST(SortCustomOrder, RadixSortByNumericField) {
   using T = TypeParam;
   struct record {
     T key;
@@ -733,12 +739,6 @@ TYPED_TEST(Sort, RadixSortByNumericField) {
       EXPECT_TRUE(same_elements(values, want_perm));
     }
 }
-
-// ---- Custom orders on numbers (the header templates) ------------------------------------------
-
-template <class T>
-class SortCustomOrder : public typed_test<T> {};
-TYPED_TEST_SUITE(SortCustomOrder, numeric_types, dtype_names);
 
 TYPED_TEST(SortCustomOrder, ByAndLt) {
   using T = TypeParam;
