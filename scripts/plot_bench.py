@@ -32,7 +32,10 @@ GROUPS = OrderedDict(
             "select",
             ["findall", "copy_if", "partition", "unique", "run_length_encode", "findmin", "histogram"],
         ),
-        ("keyed", ["reduce_by_key", "accumulate_by_key", "merge", "partialsort"]),
+        (
+            "keyed",
+            ["reduce_by_key", "accumulate_by_key", "segmented_reduce", "merge", "partialsort"],
+        ),
         ("segmented", ["sort_rows", "sort_tiny_rows"]),
     ]
 )

@@ -386,6 +386,52 @@ TEST(KeyedTiles, ReduceByKeyRunsAcrossTiles) {
   }
 }
 
+// The reductions over offsets over tiles of every size (the cpu's tiles, which fold the segments
+// that start in them and, afterwards, the parts of segments begun in earlier tiles; GPU-style
+// devices take the scan's tuning): segments from empty to several tiles long, under the
+// non-commutative operator above from an init that is not its identity, and int16 sums into
+// int64 from an init.
+TEST(KeyedTiles, ReduceOverOffsetsAcrossTiles) {
+  AKT_RANDOM(r);
+  const i64 n = pick<i64>(20011, 3001);
+  std::vector<i64> o{0};
+  while (o.back() < n) {
+    const i64 len = r.chance(0.2) ? 0 : r.chance(0.1) ? r.between(1000, 5000) : r.between(1, 70);
+    o.push_back(std::min(n, o.back() + len));
+  }
+  o.insert(o.end(), {n, n});  // empty segments at the end
+  const buf<i64> offs(o.data(), static_cast<i64>(o.size()));
+  const std::vector<i64> starts(o.begin(), o.end() - 1), ends(o.begin() + 1, o.end());
+  buf<affine32> f(n);
+  for (i64 i = 0; i < n; ++i)
+    f[i] = {static_cast<std::uint32_t>(r.bits()) | 1u, static_cast<std::uint32_t>(r.bits())};
+  const affine32 init{3, 5};
+  buf<affine32> want(static_cast<i64>(starts.size()));  // init, then each map, the first first
+  for (std::size_t s = 0; s < starts.size(); ++s) {
+    affine32 acc = init;
+    for (i64 i = starts[s]; i < ends[s]; ++i) acc = then_apply{}(acc, f[i]);
+    want[static_cast<i64>(s)] = acc;
+  }
+  const buf<std::int16_t> v = make_data<std::int16_t>(n, pattern::random, r, values::small);
+  const buf<std::int64_t> want_sums =
+      ref_segment_sums<std::int64_t>(v, starts, ends, ak::plus{}, std::int64_t{1000});
+  for (i64 grain : {1, 7, 64, 4096, 1 << 20}) {
+    SCOPED_TRACE("cpu_grain " + std::to_string(grain));
+    const buf<affine32> got = to_buf(
+        ak::reduce(f.view(), then_apply{}, ak::offsets{offs.view()},
+                   ak::segment_options<affine32>{
+                       .init = init,
+                       .tuning = {.block_size = 64, .items_per_thread = 3, .cpu_grain = grain}}));
+    ASSERT_EQ(got.size(), want.size());
+    for (i64 s = 0; s < got.size(); ++s)
+      ASSERT_TRUE(got[s].a == want[s].a && got[s].b == want[s].b) << "segment " << s;
+    EXPECT_TRUE(same_elements(
+        ak::reduce(v.view(), ak::plus{}, ak::offsets{offs.view()},
+                   ak::segment_options<std::int64_t>{.init = 1000, .tuning = {.cpu_grain = grain}}),
+        want_sums));
+  }
+}
+
 // Arguments checked before any result is made.
 TEST(KeyedErrors, BadArguments) {
   const buf<std::int32_t> k(10, 1), v(10, 2), short_v(9, 2);

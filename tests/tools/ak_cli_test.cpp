@@ -228,7 +228,8 @@ TEST(AkCli, BenchKeyedAndSegmentedOpsAgreeWithTheirPeers) {
   const std::string path =
       ::testing::TempDir() + "ak_bench_keyed_" + std::to_string(::getpid()) + ".json";
   auto r = run_ak(
-      "bench --ops reduce_by_key,accumulate_by_key,merge,partialsort,sort_rows,sort_tiny_rows "
+      "bench --ops reduce_by_key,accumulate_by_key,segmented_reduce,merge,partialsort,sort_rows,"
+      "sort_tiny_rows "
       "--dtypes int64 "
       "--n 100003 "
       "--json '" +
@@ -247,8 +248,9 @@ TEST(AkCli, BenchKeyedAndSegmentedOpsAgreeWithTheirPeers) {
   }
   EXPECT_GE(peers["reduce_by_key"], 1) << r.output;  // tbb
   EXPECT_GE(peers["accumulate_by_key"], 1) << r.output;
-  EXPECT_GE(peers["merge"], 1) << r.output;      // std::merge(par) or thrust
-  EXPECT_GE(peers["sort_rows"], 1) << r.output;  // the row loops
+  EXPECT_GE(peers["segmented_reduce"], 1) << r.output;  // tbb
+  EXPECT_GE(peers["merge"], 1) << r.output;             // std::merge(par) or thrust
+  EXPECT_GE(peers["sort_rows"], 1) << r.output;         // the row loops
   EXPECT_GE(peers["sort_tiny_rows"], 1) << r.output;
 }
 

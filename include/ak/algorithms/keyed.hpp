@@ -16,25 +16,25 @@
 // op must be associative (it is applied in element order within each run or segment; it need not
 // be commutative), and any op works on every device, with or without a known neutral element.
 // All four are one segmented scan on GPU-style devices (detail/keyed_common.hpp); on the cpu,
-// reduce_by_key and the accumulates fold each run in one pass over the scan's tiles
-// (cpu/runs.hpp) and the reduce over offsets is the segmented scan. They are as deterministic as
-// ak::accumulate: on the cpu the same bits for any thread count (tiles are fixed by the tuning);
-// on GPU-style devices the same bits run to run with reduce-then-scan, while decoupled look-back
-// may round float results differently from run to run. Exact operators (integers, min, max, the
-// first or last value) give the same result everywhere.
+// reduce_by_key and the accumulates fold each run in one pass over the scan's tiles, and the
+// reduce over offsets folds each segment between its offsets (cpu/runs.hpp). They are as
+// deterministic as ak::accumulate: on the cpu the same bits for any thread count (tiles are fixed
+// by the tuning); on GPU-style devices the same bits run to run with reduce-then-scan, while
+// decoupled look-back may round float results differently from run to run. Exact operators
+// (integers, min, max, the first or last value) give the same result everywhere.
 // `init`: accumulate_by_key and the segmented accumulate start each run (segment) from it, and
-// reduce_by_key and the segmented reduce give op(init, reduction of the run) (on the cpu,
-// reduce_by_key folds each run from init: op(op(init, v0), v1) ..., the same for an associative
-// op but for rounding); an exclusive scan and a segmented reduce (whose empty segments give init)
+// reduce_by_key and the segmented reduce give op(init, reduction of the run) (on the cpu they
+// fold each run or segment from init: op(op(init, v0), v1) ..., the same for an associative op
+// but for rounding); an exclusive scan and a segmented reduce (whose empty segments give init)
 // need it unless op has a known neutral element (ak::neutral_element). Tuning: `.tuning` is the
 // scan's (the scan hook's fields); the loops and the selection of runs take the select hook's
 // tuning from the registry.
 //
 // This is the family's front: each call checks its arguments (before anything is written), finds
 // its device and looks its tunings up once, then runs its body on the cpu half (keyed_cpu.hpp:
-// one pass over chained tiles, items made on the fly) or the GPU half (keyed_gpu.hpp:
-// items stored, scanned, finished in a loop). None of these calls has a precompiled entry yet: they
-// are instantiated in the caller's translation unit.
+// passes over tiles) or the GPU half (keyed_gpu.hpp: items stored, scanned, finished in a
+// loop). None of these calls has a precompiled entry yet: they are instantiated in the caller's
+// translation unit.
 #pragma once
 
 #include <cstdint>
@@ -43,6 +43,7 @@
 #include <type_traits>
 
 #include "ak/algorithms/detail/keyed_common.hpp"
+#include "ak/algorithms/detail/segment_heads.hpp"
 #include "ak/algorithms/detail/segments.hpp"
 #include "ak/algorithms/keyed_cpu.hpp"
 #include "ak/algorithms/keyed_gpu.hpp"
@@ -157,15 +158,6 @@ array<R> accumulate_by_key_front(view<const K> k, view<const V> v, const Op& op,
 }
 
 // Which elements start a segment: heads[o[s]] = 1 for each nonempty segment.
-template <class S>
-array<std::uint8_t> segment_heads(const S& s, const std::int64_t* o, std::int64_t m,
-                                  std::int64_t n) {
-  array<std::uint8_t> heads(shape{n}, s.memory());
-  s.for_each(n, gpu::kernels::fill_body<std::uint8_t>{heads.data(), 0});
-  s.for_each(m, mark_heads{o, heads.data()});
-  return heads;
-}
-
 template <class T, class R, class Op>
 auto segmented_front(view<const T> v, const Op& op, const offsets& seg, const segment_options<R>& o,
                      const char* function, bool scan) {
@@ -178,15 +170,13 @@ auto segmented_front(view<const T> v, const Op& op, const offsets& seg, const se
         const dense_offsets d = checked_offsets(dev, seg, v.size(), function);
         const std::int64_t m = seg.values().size() - 1, n = v.size();
         const auto dv = s.dense_of(v);
-        const array<std::uint8_t> heads = segment_heads(s, d.data, m, n);
-        const array_flag<std::uint8_t> head{heads.data()};
-        if (scan) return segmented_accumulate_body(s, dv.data(), n, head, op, o);
-        const R init = init_of<R, Op>(o);
+        if (scan) {
+          const array<std::uint8_t> heads = segment_heads(s, d.data, m, n);
+          return segmented_accumulate_body(s, dv.data(), n, array_flag<std::uint8_t>{heads.data()},
+                                           op, o);
+        }
         array<R> out(shape{m}, s.memory());
-        s.for_each(m, empty_segments<R>{d.data, out.data(), init});
-        s.template segmented_scan<R>(
-            n, item_load<T, R, array_flag<std::uint8_t>>{dv.data(), head}, segmented_op<Op>{op},
-            segment_finish<R, Op>{d.data, m, heads.data(), n, out.data(), op, init});
+        s.template reduce_segments<R>(d.data, m, dv.data(), n, op, init_of<R, Op>(o), out.data());
         return out;
       });
 }

@@ -1,11 +1,13 @@
 // The GPU half of the keyed and segmented family (the front is keyed.hpp): the selection half's
 // steps (select_gpu.hpp) and the segmented scan as ak::gpu's device-wide scan of stored items,
-// with the scan the front resolved.
+// with the scan the front resolved: reduce_by_key, accumulate_by_key and the reductions and scans
+// over offsets are all that scan, with a finisher each (detail/keyed_common.hpp).
 #pragma once
 
 #include <cstdint>
 
 #include "ak/algorithms/detail/keyed_common.hpp"
+#include "ak/algorithms/detail/segment_heads.hpp"
 #include "ak/algorithms/select_gpu.hpp"
 
 namespace ak::detail {
@@ -52,6 +54,18 @@ class gpu_keyed : public gpu_selection {
                        const R& init, bool has_init, bool inclusive, R* out) const {
     segmented_scan<R>(n, item_load<V, R, Head>{values, head}, segmented_op<Op>{op},
                       scan_finish<R, Op>{out, op, init, has_init, inclusive});
+  }
+  // The reductions over the m segments of the offsets o: the segmented scan over the segments'
+  // head flags, out[s] = op(init, value) stored where segment s ends (segment_finish), init for
+  // an empty one.
+  template <class R, class V, class Op>
+  void reduce_segments(const std::int64_t* o, std::int64_t m, const V* values, std::int64_t n,
+                       const Op& op, const R& init, R* out) const {
+    const array<std::uint8_t> heads = segment_heads(*this, o, m, n);
+    for_each(m, empty_segments<R>{o, out, init});
+    segmented_scan<R>(n, item_load<V, R, array_flag<std::uint8_t>>{values, {heads.data()}},
+                      segmented_op<Op>{op},
+                      segment_finish<R, Op>{o, m, heads.data(), n, out, op, init});
   }
   // The number of runs of n elements that head starts (a count on the device), so that the
   // outputs are allocated at their size.

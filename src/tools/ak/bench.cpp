@@ -614,7 +614,8 @@ int run_bench(const bench_options& o) {
          "indices, elements, int64 lengths); partition: the input read and written once; "
          "findmin, histogram: the input once; reduce_by_key: int64 keys and values read, a "
          "quarter of both written (one run per four elements); accumulate_by_key: keys and "
-         "values read, values written; merge: the inputs read and the output written once; "
+         "values read, values written; segmented_reduce: the values read, the int64 offsets "
+         "read and the sums written; merge: the inputs read and the output written once; "
          "partialsort: the input once.\n";
 
   const std::int64_t l3 = device("cpu").info().l3_cache_bytes;

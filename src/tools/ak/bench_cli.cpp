@@ -35,6 +35,7 @@ const std::vector<std::string>& bench_op_names() {
                                               "histogram",
                                               "reduce_by_key",
                                               "accumulate_by_key",
+                                              "segmented_reduce",
                                               "merge",
                                               "partialsort",
                                               "sort_rows",

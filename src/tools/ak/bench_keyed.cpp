@@ -1,8 +1,8 @@
 // `ak bench` ops of the keyed family, merge and partialsort: reduce_by_key and accumulate_by_key
-// (sums of values over runs of int64 keys, four keys per run on average), merge (two sorted
-// halves) and partialsort (the 100 smallest, sorted). Peers: Thrust's TBB backend (Debian's
-// libthrust-dev) where it is found, oneTBB as a user would write it, and the std algorithms with
-// std::execution::par.
+// (sums of values over runs of int64 keys, four keys per run on average), segmented_reduce (sums
+// over CSR offsets, segments as long as those runs), merge (two sorted halves) and partialsort
+// (the 100 smallest, sorted). Peers: Thrust's TBB backend (Debian's libthrust-dev) where it is
+// found, oneTBB as a user would write it, and the std algorithms with std::execution::par.
 #include <tbb/parallel_scan.h>
 
 #include <algorithm>
@@ -173,6 +173,63 @@ bench_case keyed_case(const std::string& op, std::int64_t n) {
   return c;
 }
 
+// segmented_reduce: the sum of each segment of CSR offsets (the runs of fill_key_runs: 1 to 7
+// elements, 4 on average).
+template <class T>
+bench_case segmented_reduce_case(std::int64_t n) {
+  std::vector<std::int64_t> starts{0};
+  {
+    auto keys = make_buffer<std::int64_t>(n);
+    fill_key_runs(keys.get(), n, 23);
+    for (std::int64_t i = 1; i < n; ++i)
+      if (keys[i] != keys[i - 1]) starts.push_back(i);
+    starts.push_back(n);
+  }
+  const std::int64_t m = static_cast<std::int64_t>(starts.size()) - 1;
+  auto offs = std::make_shared<std::vector<std::int64_t>>(std::move(starts));
+  auto vals = make_buffer<T>(n);
+  parallel_fill(vals.get(), n, [](std::int64_t i) {  // -3..3: every sum exact
+    return static_cast<T>(
+        static_cast<int>(hash64(24 ^ (static_cast<std::uint64_t>(i) * 0x2545f4914f6cdd1dULL)) % 7) -
+        3);
+  });
+  const T* v = vals.get();
+  const std::int64_t* o = offs->data();
+  const ak::view<const T> vv(v, ak::shape{n});
+  const ak::view<const std::int64_t> ov(o, ak::shape{m + 1});
+  auto got = std::make_shared<std::shared_ptr<T[]>>();
+  auto want = std::make_shared<std::shared_ptr<T[]>>();
+  bench_case c;
+  c.op = "segmented_reduce";
+  c.elements = n;
+  c.writes = true;
+  c.bytes = static_cast<double>(n) * sizeof(T) + static_cast<double>(m) * (8 + sizeof(T));
+  c.note =
+      "sums over CSR offsets, segments of 1-7 elements: ak::reduce(values, plus, "
+      "ak::offsets{o}); tbb::parallel_for over the segments, a loop each";
+  c.ak = {"ak",
+          {},
+          [offs, vals, vv, ov, got] {
+            auto r = std::make_shared<ak::array<T>>(ak::reduce(vv, ak::plus{}, ak::offsets{ov}));
+            *got = std::shared_ptr<T[]>(r, r->data());
+          },
+          {}};
+  c.peers.push_back({tbb_peer, [want, m] { *want = make_buffer<T>(m); },
+                     [offs, vals, v, o, m, want] {
+                       T* out = want->get();
+                       tbb::parallel_for(range(0, m, tbb_grain), [&](const range& r) {
+                         for (std::int64_t s = r.begin(); s < r.end(); ++s) {
+                           T a = T(0);
+                           for (std::int64_t i = o[s]; i < o[s + 1]; ++i)
+                             a = static_cast<T>(a + v[i]);
+                           out[s] = a;
+                         }
+                       });
+                     },
+                     [got, want, m] { return compare_exact(got->get(), want->get(), m); }});
+  return c;
+}
+
 // merge: two sorted halves of random keys into one array.
 template <class T>
 bench_case merge_case(std::int64_t n) {
@@ -275,6 +332,10 @@ void add_keyed_ops(std::vector<op_spec>& ops) {
   };
   for (const char* op : {"reduce_by_key", "accumulate_by_key"})
     ops.push_back({op, "keyed", ints_and_floats, builder(op, keyed_maker)});
+  ops.push_back({"segmented_reduce", "keyed", ints_and_floats,
+                 builder("segmented_reduce", []<class T>(const std::string&, std::int64_t n) {
+                   return segmented_reduce_case<T>(n);
+                 })});
   ops.push_back({"merge",
                  "keyed",
                  {dtype::int64, dtype::float32},

@@ -1,12 +1,12 @@
-// What the keyed and segmented family's front (keyed.hpp) shares with both halves: one segmented
-// scan. Every element becomes an item (its value converted to the result type, and whether it
-// starts a segment); items are scanned by segmented_op, which restarts at each segment's first
-// item and counts the segments begun so far; a finisher gets each element's scanned item (and
-// the one before it) and writes the results. reduce_by_key, accumulate_by_key and the
-// reductions and scans over ak::offsets are all this one scan, with segment starts found from
-// runs of equal keys or from offsets, and a finisher each. Written over plain pointers, in the
-// kernel language: the cpu half scans items made on the fly in one pass (cpu::scan_loaded), the
-// GPU half stores them, scans them with ak::gpu's scan and finishes in a loop.
+// The keyed and segmented family's segmented scan, its GPU half (keyed_gpu.hpp). Every element
+// becomes an item (its value converted to the result type, and whether it starts a segment);
+// items are scanned by segmented_op, which restarts at each segment's first item and counts the
+// segments begun so far; a finisher gets each element's scanned item (and the one before it) and
+// writes the results. reduce_by_key, accumulate_by_key and the reductions and scans over
+// ak::offsets are all this one scan there, with segment starts found from runs of equal keys or
+// from offsets, and a finisher each. Written over plain pointers, in the kernel language: the
+// GPU half stores the items, scans them with ak::gpu's scan and finishes in a loop. (The cpu half
+// folds runs and segments in passes of its own: cpu/runs.hpp.)
 #pragma once
 
 #include <cstdint>

@@ -1,10 +1,12 @@
 // The keyed family's passes over runs on the cpu backend: reduce_runs (reduce_by_key) and
-// accumulate_runs (accumulate_by_key and the scans over offsets). A run starts where head(i)
-// holds (head(0) always does). Both go over chained tiles (chain_tiles) in one pass, the tile in
-// cache between its two looks, and fold each run in element order with op, from init where there
-// is one (op(op(init, v0), v1) ...); the tiles are fixed by the tuning, so the bits do not depend
-// on the number of threads. Their loops carry the running value without a branch on the head
-// flag (select_value), which random run lengths would mispredict.
+// accumulate_runs (accumulate_by_key and the scans over offsets), where a run starts where
+// head(i) holds (head(0) always does), and reduce_segments (the reductions over offsets), whose
+// segments are given by their offsets. The first two go over chained tiles (chain_tiles) in one
+// pass, the tile in cache between its two looks; all three fold each run or segment in element
+// order with op, from init where there is one (op(op(init, v0), v1) ...), and the tiles are fixed
+// by the tuning, so the bits do not depend on the number of threads. The runs' loops carry the
+// running value without a branch on the head flag (select_value), which random run lengths would
+// mispredict.
 #pragma once
 
 #include <algorithm>
@@ -36,6 +38,17 @@ T select_value(bool h, const T& x, const T& y) {
   }
 }
 
+// The end of tile k of n elements in tiles of `tile`.
+inline std::int64_t tile_end(std::int64_t n, std::int64_t tile, std::int64_t k) {
+  return std::min(n, (k + 1) * tile);
+}
+
+// The running value at a run's first element x: op(init, x) with an init, else x (as R).
+template <class R, class Op, class V>
+R run_start(const std::optional<R>& init, const Op& op, const V& x) {
+  return init ? static_cast<R>(op(*init, static_cast<R>(x))) : static_cast<R>(x);
+}
+
 // reduce_by_key's pass: keys_out[r] = the first key of run r and values_out[r] = its fold. Each
 // tile counts its heads (as select_chained; its keys then in cache), takes the runs begun before
 // it from the previous tile, and folds its runs, storing every element's running value and its
@@ -49,17 +62,17 @@ std::int64_t reduce_runs(std::int64_t n, const K* keys, const V* values, const H
                          std::int64_t tile) {
   if (n == 0) return 0;
   const std::int64_t tiles = tile_count(n, tile);
-  auto end = [&](std::int64_t k) { return std::min(n, (k + 1) * tile); };
+  const auto first = [&](std::int64_t j) { return run_start(init, op, values[j]); };
   // Per tile: its lead's fold (none where the tile starts a run), and the runs begun before it.
   std::vector<std::optional<R>> lead(static_cast<std::size_t>(tiles));
   std::vector<std::int64_t> before_tile(static_cast<std::size_t>(tiles));
   using carry = std::optional<std::int64_t>;
   const std::int64_t runs = *chain_tiles<std::int64_t>(
       tiles, num_threads(), std::int64_t{0},
-      [&](std::int64_t k) { return select_count_range(k * tile, end(k), head); },
+      [&](std::int64_t k) { return select_count_range(k * tile, tile_end(n, tile, k), head); },
       [](std::int64_t, const carry& before, std::int64_t c) { return *before + c; },
       [&](std::int64_t k, const carry& before, std::int64_t) {
-        const std::int64_t e = end(k);
+        const std::int64_t e = tile_end(n, tile, k);
         std::int64_t i = k * tile;
         before_tile[static_cast<std::size_t>(k)] = *before;
         if (!head(i)) {
@@ -68,10 +81,6 @@ std::int64_t reduce_runs(std::int64_t n, const K* keys, const V* values, const H
           lead[static_cast<std::size_t>(k)] = a;
         }
         if (i == e) return;
-        const auto first = [&](std::int64_t j) {
-          return init ? static_cast<R>(op(*init, static_cast<R>(values[j])))
-                      : static_cast<R>(values[j]);
-        };
         std::int64_t r = *before;
         K key = keys[i];
         R a = first(i);
@@ -106,14 +115,11 @@ void accumulate_runs(std::int64_t n, const V* values, const Head& head, const Op
     R value;
     bool has_head;
   };
-  auto end = [&](std::int64_t k) { return std::min(n, (k + 1) * tile); };
-  const auto first = [&](std::int64_t j) {
-    return init ? static_cast<R>(op(*init, static_cast<R>(values[j]))) : static_cast<R>(values[j]);
-  };
+  const auto first = [&](std::int64_t j) { return run_start(init, op, values[j]); };
   chain_tiles<R>(
       tile_count(n, tile), num_threads(), std::nullopt,
       [&](std::int64_t k) {
-        const std::int64_t b = k * tile, e = end(k);
+        const std::int64_t b = k * tile, e = tile_end(n, tile, k);
         std::int64_t j = e - 1;
         while (j > b && !head(j)) --j;
         const bool h = head(j);
@@ -126,7 +132,7 @@ void accumulate_runs(std::int64_t n, const V* values, const Head& head, const Op
         return static_cast<R>(op(*carry, t.value));
       },
       [&](std::int64_t k, const std::optional<R>& carry, const tail&) {
-        const std::int64_t b = k * tile, e = end(k);
+        const std::int64_t b = k * tile, e = tile_end(n, tile, k);
         const bool starts = head(b);
         R a = starts ? first(b) : static_cast<R>(op(*carry, static_cast<R>(values[b])));
         if (inclusive) {
@@ -144,6 +150,40 @@ void accumulate_runs(std::int64_t n, const V* values, const Head& head, const Op
           }
         }
       });
+}
+
+// The reductions over offsets: out[s] = the fold of values[o[s], o[s + 1]) from init
+// (op(op(init, v0), v1) ...; init alone for an empty segment), for the m segments of the offsets o
+// (o[0] = 0, o[m] = n, never decreasing). Each tile folds the segments that start in it (its empty
+// ones too) as far as its end and, where a segment begun before it goes on into it, that
+// segment's elements up to the next start (the tile's lead); the leads are folded into their
+// segments afterwards, tile by tile in order. A tile finds its first segment by one binary search
+// among the offsets: no flag per element, no scan.
+template <class R, class V, class Op>
+void reduce_segments(const std::int64_t* o, std::int64_t m, const V* values, std::int64_t n,
+                     const Op& op, const R& init, R* out, std::int64_t tile) {
+  // The empty segments at the end (starting at n) are in no tile.
+  for (std::int64_t s = std::lower_bound(o, o + m, n) - o; s < m; ++s) out[s] = init;
+  const std::int64_t tiles = tile_count(n, tile);
+  struct lead_fold {
+    std::int64_t segment;
+    R value;
+  };
+  std::vector<std::optional<lead_fold>> lead(static_cast<std::size_t>(tiles));
+  const auto fold = [&](R a, std::int64_t i, std::int64_t e) {
+    for (; i < e; ++i) a = static_cast<R>(op(a, static_cast<R>(values[i])));
+    return a;
+  };
+  parallel_for(tiles, 1, [&](std::int64_t k) {
+    const std::int64_t b = k * tile, e = tile_end(n, tile, k);
+    std::int64_t s = std::lower_bound(o, o + m, b) - o;  // the first segment starting at b or later
+    if (const std::int64_t next = s < m ? o[s] : n; s > 0 && next > b)  // segment s - 1 goes on
+      lead[static_cast<std::size_t>(k)] =
+          lead_fold{s - 1, fold(static_cast<R>(values[b]), b + 1, std::min(next, e))};
+    for (; s < m && o[s] < e; ++s) out[s] = fold(init, o[s], std::min(o[s + 1], e));
+  });
+  for (const std::optional<lead_fold>& l : lead)
+    if (l) out[l->segment] = static_cast<R>(op(out[l->segment], l->value));
 }
 
 }  // namespace ak::cpu

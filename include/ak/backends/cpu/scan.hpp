@@ -185,40 +185,6 @@ void scan_1d(const T* in, R* out, std::int64_t n, const Op& op, const std::optio
       state_memory);
 }
 
-// A scan whose elements come from load(i) and whose results go to finish(i, before, after), in
-// one pass over chained tiles: each tile is reduced (load called once per element), its prefix
-// published after the previous tile's, then scanned again with that carry, each element's
-// inclusive result `after` handed to finish with the one before it (`before`, null for the first
-// element of all). Nothing is materialised, so a scan of items made on the fly (the keyed
-// family's segmented scan) costs what its loads and stores cost. op must be associative.
-// Returns the scan of all n elements (empty when n == 0).
-template <class I, class Load, class Op, class Finish>
-std::optional<I> scan_loaded(std::int64_t n, const Load& load, const Op& op, const Finish& finish,
-                             std::int64_t tile) {
-  auto first = [&](std::int64_t k) { return k * tile; };
-  auto last = [&](std::int64_t k) { return std::min(n, (k + 1) * tile); };
-  return chain_tiles<I>(
-      tile_count(n, tile), num_threads(), std::nullopt,
-      [&](std::int64_t k) {
-        I a = load(first(k));
-        for (std::int64_t i = first(k) + 1; i < last(k); ++i) a = op(a, load(i));
-        return a;
-      },
-      [&](std::int64_t, const std::optional<I>& carry, const I& a) -> std::optional<I> {
-        return carry ? op(*carry, a) : a;
-      },
-      [&](std::int64_t k, const std::optional<I>& carry, const I&) {
-        std::int64_t i = first(k);
-        I acc = carry ? op(*carry, load(i)) : load(i);
-        finish(i, carry ? &*carry : nullptr, acc);
-        for (++i; i < last(k); ++i) {
-          const I after = op(acc, load(i));
-          finish(i, &acc, after);
-          acc = after;
-        }
-      });
-}
-
 // Scan along the middle dimension of a row-major (outer, len, inner) block; in may equal out.
 template <class T, class R, class Op>
 void scan_middle(const T* in, R* out, std::int64_t outer, std::int64_t len, std::int64_t inner,
