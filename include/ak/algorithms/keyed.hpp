@@ -157,7 +157,7 @@ array<R> accumulate_by_key_front(view<const K> k, view<const V> v, const Op& op,
                      });
 }
 
-// Which elements start a segment: heads[o[s]] = 1 for each nonempty segment.
+// The reduction (scan false) or the scan of each segment of the 1-d v over the offsets seg.
 template <class T, class R, class Op>
 auto segmented_front(view<const T> v, const Op& op, const offsets& seg, const segment_options<R>& o,
                      const char* function, bool scan) {
