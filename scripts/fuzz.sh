@@ -8,6 +8,10 @@
 #
 #   scripts/fuzz.sh [SECONDS]     e.g. scripts/fuzz.sh 3600 for an hour per target
 #
+# AK_FUZZ_TIMEOUT (seconds, default 10): one input that runs longer is a finding (libFuzzer's
+# -timeout). .ci/run sets 60: its fuzz shares the two cores with a compile, where an input that
+# takes 0.1 s alone has taken seconds.
+#
 # The differential target (algorithms) links an installed ak: AK_FUZZ_PREFIX=<prefix>, or else
 # build/ installed into build-fuzz/ak; without either it is left out, and says so.
 #
@@ -17,6 +21,11 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 seconds=${1:-60}
 if ! [[ $seconds =~ ^[0-9]+$ ]] || ((seconds < 1)); then
   echo "usage: scripts/fuzz.sh [SECONDS]  (a whole number of seconds per target, at least 1)" >&2
+  exit 2
+fi
+timeout=${AK_FUZZ_TIMEOUT:-10}
+if ! [[ $timeout =~ ^[0-9]+$ ]] || ((timeout < 1)); then
+  echo "scripts/fuzz.sh: AK_FUZZ_TIMEOUT=$timeout: a whole number of seconds, at least 1" >&2
   exit 2
 fi
 cxx=$(command -v clang++ || command -v clang++-14 || true)
@@ -62,12 +71,13 @@ for target in "${targets[@]}"; do
   echo "== ak_fuzz_$target for ${seconds} s (seed corpus tests/fuzz/corpus/$target)"
   rm -f "$out/crashes/$target-"*
   # -max_len: every target reads a small input, and long inputs only slow each run down;
-  # -timeout: a single input that takes seconds is a finding too. Shown: libFuzzer's periodic
-  # pulse and final lines, and any report (the harness's own, a sanitizer's first line and
-  # summary); the whole log is build-fuzz/<target>.log. sim runs on two worker threads, as its
-  # tests do.
+  # -timeout: a single input that takes seconds is a finding too (AK_FUZZ_TIMEOUT). Shown:
+  # libFuzzer's periodic pulse and final lines, and any report (the harness's own, a sanitizer's
+  # first line and summary); the whole log is build-fuzz/<target>.log. sim runs on two worker
+  # threads, as its tests do.
   set +e
-  AK_SIM_THREADS=2 "$out/ak_fuzz_$target" -max_total_time="$seconds" -max_len=8192 -timeout=10 -print_final_stats=1 \
+  AK_SIM_THREADS=2 "$out/ak_fuzz_$target" -max_total_time="$seconds" -max_len=8192 \
+      -timeout="$timeout" -print_final_stats=1 \
       -artifact_prefix="$out/crashes/$target-" "$corpus" "tests/fuzz/corpus/$target" 2>&1 |
     tee "$out/$target.log" |
     grep --line-buffered -E '^#[0-9]+[[:space:]]+(INITED|pulse|DONE)|^stat::|ERROR|SUMMARY|==[0-9]+==|runtime error|^[a-z_]+_fuzz: '

@@ -1,6 +1,14 @@
 // accumulate (inclusive and exclusive scans), cumsum, cumprod, accumulate_inplace: 1-d against
 // std::inclusive_scan / std::exclusive_scan, along every dimension of every small shape against
-// nested loops, temp storage reuse, and the same bits for every thread count.
+// nested loops, temp storage reuse, the same bits for every thread count, and the chain of tiles
+// under the cpu scans handing a late tile over.
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <stdexcept>
+#include <thread>
+
+#include "ak/backends/cpu/parallel.hpp"
 #include "test_support.hpp"
 
 namespace akt {
@@ -366,6 +374,97 @@ TEST(AccumulateTemp, WiderResultTypeWithAPerDtypeTuning) {
   std::int64_t acc = 0;
   for (i64 i = 0; i < n; ++i) want[i] = acc += data[i];
   EXPECT_TRUE(same_elements(got, want));
+}
+
+}  // namespace
+}  // namespace akt
+
+namespace akt {
+namespace {
+
+AKT_TAG(cpu_only, "ChainTiles.*");
+
+// The chain under the cpu scans and selections (cpu/parallel.hpp): a worker whose predecessor is
+// late hands its tile over instead of waiting. Here tile 0's local waits (at most 5 s) until every
+// other tile's local has run: with the two workers running at once, the second worker hands all
+// those tiles over and the first runs them after its own. Either way every tile must be linked and
+// finished once, in order, with the carry of the tiles before it.
+struct chain_record {
+  static constexpr i64 tiles = 64;
+  std::atomic<i64> locals_done{0};
+  std::vector<int> finished = std::vector<int>(tiles, 0);
+  std::vector<i64> carry_seen = std::vector<i64>(tiles, -1);
+  std::vector<std::thread::id> local_thread = std::vector<std::thread::id>(tiles);
+  std::vector<std::thread::id> finish_thread = std::vector<std::thread::id>(tiles);
+  bool others_started = false;    // tile 0's local saw another tile's local run meanwhile
+  bool others_ran_first = false;  // and every other one
+
+  i64 local(i64 k) {
+    local_thread[static_cast<std::size_t>(k)] = std::this_thread::get_id();
+    if (k == 0) {
+      const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+      while (locals_done.load() < tiles - 1 && std::chrono::steady_clock::now() < give_up)
+        std::this_thread::yield();
+      others_started = locals_done.load() > 0;
+      others_ran_first = locals_done.load() == tiles - 1;
+    } else {
+      ++locals_done;
+    }
+    return k + 1;
+  }
+  void finish(i64 k, const std::optional<i64>& carry) {
+    ++finished[static_cast<std::size_t>(k)];
+    carry_seen[static_cast<std::size_t>(k)] = *carry;
+    finish_thread[static_cast<std::size_t>(k)] = std::this_thread::get_id();
+  }
+};
+
+TEST(ChainTiles, ALateTileTakesOverTheTilesHandedToIt) {
+  chain_record rec;
+  const std::optional<i64> last = ak::cpu::chain_tiles<i64>(
+      chain_record::tiles, 2, i64{0}, [&](i64 k) { return rec.local(k); },
+      [](i64, const std::optional<i64>& carry, i64 l) { return *carry + l; },
+      [&](i64 k, const std::optional<i64>& carry, i64) { rec.finish(k, carry); });
+  const i64 t = chain_record::tiles;
+  ASSERT_TRUE(last.has_value());
+  EXPECT_EQ(*last, t * (t + 1) / 2);
+  for (i64 k = 0; k < t; ++k) {
+    const auto i = static_cast<std::size_t>(k);
+    EXPECT_EQ(rec.finished[i], 1) << "tile " << k;
+    EXPECT_EQ(rec.carry_seen[i], k * (k + 1) / 2) << "tile " << k;
+  }
+  // The other worker ran, and then waited for tile 0 instead of handing its tiles over.
+  EXPECT_FALSE(rec.others_started && !rec.others_ran_first);
+  if (rec.others_ran_first) {
+    // The hand-over happened: tiles 1 to 62 were left by the other worker before tile 0's local
+    // returned, and tile 0's worker finished them (tile 63 goes to whichever comes first).
+    for (std::size_t k = 1; k + 1 < rec.finished.size(); ++k) {
+      EXPECT_NE(rec.local_thread[k], rec.local_thread.front()) << "tile " << k;
+      EXPECT_EQ(rec.finish_thread[k], rec.local_thread.front()) << "tile " << k;
+    }
+  } else {
+    std::printf("note: the two workers did not run at once; the hand-over was not exercised\n");
+  }
+}
+
+// A tile that throws while later tiles wait handed over to it: the exception reaches the caller,
+// no worker waits for the tiles left behind, and none of them is finished.
+TEST(ChainTiles, AThrowingTileLeavesTheHandedOverTilesUnfinished) {
+  chain_record rec;
+  EXPECT_THROW(ak::cpu::chain_tiles<i64>(
+                   chain_record::tiles, 2, i64{0},
+                   [&](i64 k) {
+                     const i64 l = rec.local(k);
+                     if (k == 0) throw std::runtime_error("tile 0");
+                     return l;
+                   },
+                   [](i64, const std::optional<i64>& carry, i64 l) { return *carry + l; },
+                   [&](i64 k, const std::optional<i64>& carry, i64) { rec.finish(k, carry); }),
+               std::runtime_error);
+  if (rec.others_ran_first) {
+    for (i64 k = 0; k < chain_record::tiles; ++k)
+      EXPECT_EQ(rec.finished[static_cast<std::size_t>(k)], 0) << "tile " << k;
+  }
 }
 
 }  // namespace

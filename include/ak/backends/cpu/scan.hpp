@@ -158,7 +158,7 @@ void scan_tile(const T* in, R* out, std::int64_t len, const Op& op, std::optiona
 // Bytes of tile state a 1-d scan of n elements needs (caller-provided temp storage).
 template <class R>
 std::size_t scan_state_bytes(std::int64_t n, std::int64_t tile) {
-  return chain_state_bytes<R>(tile_count(n, tile));
+  return chain_state_bytes<R, tile_split<R>>(tile_count(n, tile));
 }
 
 // 1-d scan of n contiguous elements; in may equal out. `init` is the carry into the first tile.
