@@ -38,6 +38,15 @@ void fill_key_runs(std::int64_t* k, std::int64_t n, std::uint64_t seed) {
   }
 }
 
+// Small integers (-3..3) for every dtype: every sum of them is exact, whatever its order.
+template <class T>
+void fill_small_values(T* v, std::int64_t n, std::uint64_t seed) {
+  parallel_fill(v, n, [seed](std::int64_t i) {
+    const std::uint64_t h = hash64(seed ^ (static_cast<std::uint64_t>(i) * 0x2545f4914f6cdd1dULL));
+    return static_cast<T>(static_cast<int>(h % 7) - 3);
+  });
+}
+
 // What an impl produced: keys and values, and how many.
 template <class T>
 struct keyed_out {
@@ -51,12 +60,7 @@ bench_case keyed_case(const std::string& op, std::int64_t n) {
   auto keys = make_buffer<std::int64_t>(n);
   auto vals = make_buffer<T>(n);
   fill_key_runs(keys.get(), n, 21);
-  // Small integers (-3..3) for every dtype: every sum is exact, whatever its order.
-  parallel_fill(vals.get(), n, [](std::int64_t i) {
-    return static_cast<T>(
-        static_cast<int>(hash64(22 ^ (static_cast<std::uint64_t>(i) * 0x2545f4914f6cdd1dULL)) % 7) -
-        3);
-  });
+  fill_small_values(vals.get(), n, 22);
   const std::int64_t* k = keys.get();
   const T* v = vals.get();
   const ak::view<const std::int64_t> kv(k, ak::shape{n});
@@ -188,11 +192,7 @@ bench_case segmented_reduce_case(std::int64_t n) {
   const std::int64_t m = static_cast<std::int64_t>(starts.size()) - 1;
   auto offs = std::make_shared<std::vector<std::int64_t>>(std::move(starts));
   auto vals = make_buffer<T>(n);
-  parallel_fill(vals.get(), n, [](std::int64_t i) {  // -3..3: every sum exact
-    return static_cast<T>(
-        static_cast<int>(hash64(24 ^ (static_cast<std::uint64_t>(i) * 0x2545f4914f6cdd1dULL)) % 7) -
-        3);
-  });
+  fill_small_values(vals.get(), n, 24);
   const T* v = vals.get();
   const std::int64_t* o = offs->data();
   const ak::view<const T> vv(v, ak::shape{n});
