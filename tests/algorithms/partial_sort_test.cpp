@@ -3,12 +3,40 @@
 // data patterns (NaN and -0.0/+0.0 included, many equal elements, whose indices must come in
 // order), ascending and descending, a key function, and the errors.
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <numeric>
+#include <string>
+#include <vector>
 
 #include "test_support.hpp"
 
 namespace akt {
 namespace {
+
+// partialsort and partialsortperm of v against the first k of std::stable_sort (descending with
+// rev), for each k of ks within [0, n].
+template <class T>
+void expect_first_k(const buf<T>& v, const std::vector<i64>& ks, bool rev) {
+  const i64 n = v.size();
+  const auto less = [rev](const T& a, const T& b) {
+    return rev ? ak::isless{}(b, a) : ak::isless{}(a, b);
+  };
+  buf<T> sorted = v;
+  std::stable_sort(sorted.begin(), sorted.end(), less);
+  buf<i64> perm(n);
+  std::iota(perm.begin(), perm.end(), i64{0});
+  std::stable_sort(perm.begin(), perm.end(), [&](i64 a, i64 b) { return less(v[a], v[b]); });
+  for (i64 k : ks) {
+    if (k < 0 || k > n) continue;
+    SCOPED_TRACE(std::string(rev ? "rev, " : "") + "n = " + std::to_string(n) +
+                 ", k = " + std::to_string(k));
+    EXPECT_TRUE(same_bits_elements(to_buf(ak::partialsort(v.view(), k, {.rev = rev})),
+                                   buf<T>(sorted.data(), k)));
+    EXPECT_TRUE(
+        same_elements(ak::partialsortperm(v.view(), k, {.rev = rev}), buf<i64>(perm.data(), k)));
+  }
+}
 
 template <class T>
 class PartialSort : public typed_test<T> {};
@@ -26,31 +54,59 @@ TYPED_TEST(PartialSort, FirstKOfTheStableSort) {
   for (i64 n : pick<std::vector<i64>>({0, 1, 2, 1000, 16383, 16384, 300007}, {0, 2, 1000, 20011}))
     for (pattern p : patterns)
       for (bool rev : {false, true}) {
-        const buf<T> v = make_data<T>(n, p, r);
-        const auto less = [rev](const T& a, const T& b) {
-          return rev ? ak::isless{}(b, a) : ak::isless{}(a, b);
-        };
-        buf<T> sorted = v;
-        std::stable_sort(sorted.begin(), sorted.end(), less);
-        buf<i64> perm(n);
-        std::iota(perm.begin(), perm.end(), i64{0});
-        std::stable_sort(perm.begin(), perm.end(), [&](i64 a, i64 b) { return less(v[a], v[b]); });
+        SCOPED_TRACE(name_of(p));
         // On sim, k = n (the whole array sorted, as for any k > n / 8) at 1000 elements only:
         // at 20011 it took half of the body's time there, and the sample's path is what that
         // size is for.
-        const std::vector<i64> ks = pick<std::vector<i64>>(
-            {0, 1, 7, 100, n / 8 - 1, n / 8, n / 8 + 1, n - 1, n},
-            n < (i64{1} << 14) ? std::vector<i64>{0, 1, 100, n} : std::vector<i64>{0, 1, 100});
-        for (i64 k : ks) {
-          if (k < 0 || k > n) continue;
-          SCOPED_TRACE(std::string(name_of(p)) + (rev ? ", rev" : "") +
-                       ", n = " + std::to_string(n) + ", k = " + std::to_string(k));
-          EXPECT_TRUE(same_bits_elements(to_buf(ak::partialsort(v.view(), k, {.rev = rev})),
-                                         buf<T>(sorted.data(), k)));
-          EXPECT_TRUE(same_elements(ak::partialsortperm(v.view(), k, {.rev = rev}),
-                                    buf<i64>(perm.data(), k)));
-        }
+        expect_first_k(make_data<T>(n, p, r),
+                       pick<std::vector<i64>>({0, 1, 7, 100, n / 8 - 1, n / 8, n / 8 + 1, n - 1, n},
+                                              n < (i64{1} << 14) ? std::vector<i64>{0, 1, 100, n}
+                                                                 : std::vector<i64>{0, 1, 100}),
+                       rev);
       }
+}
+
+// Where the threshold's plain comparison (partial_sort.hpp) and ak's order part: a threshold at
+// -0.0 or +0.0 (the general test then), NaNs among the k largest behind a finite threshold (the
+// plain test with rev lets them through), and a NaN threshold. The same code runs on sim, whose
+// run of FirstKOfTheStableSort takes the plain path on its random data.
+AKT_TAG(cpu_only, "PartialSortFloat/*");
+
+template <class T>
+class PartialSortFloat : public typed_test<T> {};
+TYPED_TEST_SUITE(PartialSortFloat, float_types, dtype_names);
+
+TYPED_TEST(PartialSortFloat, ThresholdsAtZerosAndNaNs) {
+  using T = TypeParam;
+  AKT_RANDOM(r);
+  const i64 n = 300007;
+  const T nan = std::numeric_limits<T>::quiet_NaN();
+  const auto uniform = [&] { return static_cast<T>(r.between(-1000000, 1000000)) / T(1000); };
+  // Each element: NaN (either sign) with chance `nans`, else a zero (either sign) with chance
+  // `zeros`, else uniform, made non-negative where `positive`.
+  const auto mixture = [&](double nans, double zeros, bool positive) {
+    buf<T> v(n);
+    for (auto& x : v) {
+      if (r.chance(nans))
+        x = r.chance(0.5) ? nan : -nan;
+      else if (r.chance(zeros))
+        x = r.chance(0.5) ? T(0) : -T(0);
+      else
+        x = positive ? std::fabs(uniform()) : uniform();
+    }
+    return v;
+  };
+  struct mix {
+    const char* name;
+    double nans, zeros;
+    bool positive;
+  };
+  for (const mix& m : {mix{"zeros below the positives", 0.0, 0.3, true},
+                       mix{"thirty NaNs", 1e-4, 0.0, false}, mix{"mostly NaN", 0.9, 0.05, false}})
+    for (bool rev : {false, true}) {
+      SCOPED_TRACE(m.name);
+      expect_first_k(mixture(m.nans, m.zeros, m.positive), {1, 100, 1000, n / 8}, rev);
+    }
 }
 
 // A key function on records; a strided input; the errors.

@@ -44,9 +44,23 @@ void select_write_range(std::int64_t b, std::int64_t e, std::int64_t r, const Fl
 // on its flag (an unselected index's store is overwritten by the next selected one, which the
 // condition r < end guarantees within the tile), so that the flags' pattern costs no
 // mispredicted branches.
+// A tile with few selected indices (under one in 32) counts its flags in blocks of 64 instead,
+// the loop the count pass runs, and looks for them only in blocks that have some: partialsort's
+// selection of about 140 elements in 1e7 float32 spent a quarter of its time storing every index
+// up to each tile's last selected one, and as long again with a branch on each flag (2026-12-06).
 template <class Flag, class Write>
 void select_store_range(std::int64_t b, std::int64_t e, std::int64_t r, std::int64_t end,
                         const Flag& flag, const Write& write) {
+  if ((end - r) * 32 < e - b) {
+    constexpr std::int64_t block = 64;
+    for (std::int64_t i = b; i < e && r < end; i += block) {
+      const std::int64_t be = std::min(e, i + block);
+      if (select_count_range(i, be, flag) == 0) continue;
+      for (std::int64_t j = i; j < be; ++j)
+        if (flag(j)) write.store(j, r++);
+    }
+    return;
+  }
   for (std::int64_t i = b; i < e && r < end; ++i) {
     write.store(i, r);
     r += flag(i) ? 1 : 0;
