@@ -39,6 +39,7 @@
   X(SubGroupIds)                             \
   X(Shuffles)                                \
   X(BallotAnyAll)                            \
+  X(MatchAny)                                \
   X(SubGroupReduceAndScans)                  \
   X(GlobalAtomics)                           \
   X(LocalAtomicsHistogram)                   \
@@ -235,6 +236,29 @@ struct ballot {
     any_none[i] = ctx.sub_group_any(false);
     all_every[i] = ctx.sub_group_all(true);
     all_most[i] = ctx.sub_group_all(lane != 2);
+  }
+};
+
+// Values that repeat within a sub-group: 8-bit digits (eleven distinct), 64-bit values that
+// differ only in their high bits, and every lane equal.
+AK_KERNEL_INLINE std::uint32_t digit_of(std::int64_t i) {
+  return static_cast<std::uint32_t>((i * 37 % 11) * 23 % 256);
+}
+AK_KERNEL_INLINE std::int64_t wide_of(std::int64_t i) {
+  return static_cast<std::int64_t>(static_cast<std::uint64_t>(i % 3) << 61) | 5;
+}
+struct match_any {
+  std::uint64_t *digits, *wide, *same, *by_ballots, *low_bits;
+  template <class Ctx>
+  AK_KERNEL_FN void operator()(Ctx& ctx) const {
+    const std::int64_t i = ctx.global_id(0);
+    digits[i] = ctx.sub_group_match_any(digit_of(i));
+    wide[i] = ctx.sub_group_match_any(wide_of(i));
+    same[i] = ctx.sub_group_match_any(std::int8_t{-3});
+    by_ballots[i] = ctx.sub_group_match_any_by_ballots(wide_of(i));
+    // Only the low 8 bits compared: every lane's digit plus 256 * lane matches as the digit.
+    low_bits[i] = ctx.sub_group_match_any_by_ballots(
+        digit_of(i) + 256u * static_cast<std::uint32_t>(ctx.sub_group_lane()), 8);
   }
 };
 
@@ -507,6 +531,36 @@ inline void BallotAnyAll(const ak::device& dev) {
     ASSERT_EQ(h_any_none[i], 0);
     ASSERT_EQ(h_all_every[i], 1);
     ASSERT_EQ(h_all_most[i], 0);
+  }
+}
+
+// sub_group_match_any (the backend's own) and the portable form by ballots, against the masks
+// computed here, at the device's width.
+inline void MatchAny(const ak::device& dev) {
+  const int w = width_of(dev), g = 2 * w;
+  const std::int64_t n = 2 * g;
+  const std::vector<std::uint64_t> zero(n, 0);
+  auto digits = on_device(dev, zero), wide = on_device(dev, zero), same = on_device(dev, zero),
+       by_ballots = on_device(dev, zero), low_bits = on_device(dev, zero);
+  run(dev, range_1d(n, g), 0, "match_any",
+      kernels::match_any{digits.data(), wide.data(), same.data(), by_ballots.data(),
+                         low_bits.data()});
+  const auto h_digits = digits.to_host(), h_wide = wide.to_host(), h_same = same.to_host(),
+             h_by_ballots = by_ballots.to_host(), h_low_bits = low_bits.to_host();
+  const std::uint64_t full = w == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << w) - 1;
+  for (std::int64_t i = 0; i < n; ++i) {
+    const std::int64_t first = i - i % w;  // the sub-group's lane 0
+    std::uint64_t want_digits = 0, want_wide = 0;
+    for (int l = 0; l < w; ++l) {
+      if (kernels::digit_of(first + l) == kernels::digit_of(i))
+        want_digits |= std::uint64_t{1} << l;
+      if (kernels::wide_of(first + l) == kernels::wide_of(i)) want_wide |= std::uint64_t{1} << l;
+    }
+    ASSERT_EQ(h_digits[i], want_digits) << "item " << i;
+    ASSERT_EQ(h_wide[i], want_wide) << "item " << i;
+    ASSERT_EQ(h_same[i], full) << "item " << i;
+    ASSERT_EQ(h_by_ballots[i], want_wide) << "item " << i;
+    ASSERT_EQ(h_low_bits[i], want_digits) << "item " << i;
   }
 }
 

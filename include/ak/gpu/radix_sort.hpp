@@ -41,7 +41,7 @@ void radix_sort_run(const ak::device& dev, K* keys, V* values, std::int64_t n, c
   const int passes = (key_bits + digit_bits - 1) / digit_bits;
   const std::size_t value_bytes = values ? sizeof(V) : 0;
 
-  // A tile that fits local memory and the tile's 16-bit counters (radix_tile_most keys):
+  // A tile that fits local memory and the keys' 16-bit ranks (radix_tile_most keys):
   // block * sort.radix_items_per_thread, halved as needed.
   std::int64_t block = fit_block(dev, t.block_size);
   int ipt = static_cast<int>(t.radix_items_per_thread);

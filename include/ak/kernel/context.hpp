@@ -21,6 +21,7 @@
 
 #include <concepts>
 #include <cstdint>
+#include <type_traits>
 
 #include "ak/kernel/config.hpp"
 #include "ak/kernel/types.hpp"
@@ -79,6 +80,31 @@ class context_base {
     return c.ballot(p, s) == full;
   }
 
+  // The lanes that hold the same value as this one (bit i for lane i; this lane's own bit is set),
+  // from one ballot per bit: the portable form of sub_group_match_any, which backends with a
+  // native one (cuda's __match_any_sync, sim's one exchange) replace. Only the low `bits` bits of
+  // `v` are compared: a caller whose values differ in no others (radix digits) passes their
+  // width, and pays that many ballots.
+  template <class T>
+  AK_KERNEL_FN std::uint64_t sub_group_match_any_by_ballots(T v, int bits = 8 * sizeof(T),
+                                                            site s = site::current()) {
+    static_assert(std::is_integral_v<T> && sizeof(T) <= 8, "match an integer of at most 8 bytes");
+    auto& c = self();
+    const int w = c.sub_group_size();
+    const auto u = static_cast<std::uint64_t>(static_cast<std::make_unsigned_t<T>>(v));
+    std::uint64_t peers = w >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << w) - 1;
+    for (int b = 0; b < bits; ++b) {
+      const bool set = (u >> b) & 1u;
+      const std::uint64_t lanes = c.ballot(set, s);
+      peers &= set ? lanes : ~lanes;
+    }
+    return peers;
+  }
+  template <class T>
+  AK_KERNEL_FN std::uint64_t sub_group_match_any(T v, site s = site::current()) {
+    return sub_group_match_any_by_ballots(v, 8 * sizeof(T), s);
+  }
+
   // The value of `lane` to every lane.
   template <class T>
   AK_KERNEL_FN T sub_group_broadcast(T v, int lane, site s = site::current()) {
@@ -133,6 +159,7 @@ concept kernel_context = requires(C& c, const C& cc, int d, int* pi, std::uint32
   { c.shuffle_down(1, d) } -> std::same_as<int>;
   { c.shuffle_xor(1, d) } -> std::same_as<int>;
   { c.ballot(p) } -> std::same_as<std::uint64_t>;
+  { c.sub_group_match_any(1u) } -> std::same_as<std::uint64_t>;
   { c.sub_group_reduce(1, [](int a, int b) { return a + b; }) } -> std::same_as<int>;
   { c.atomic_add(pi, 1, memory_order::relaxed, memory_scope::device) } -> std::same_as<int>;
   { c.atomic_min(pu, 1u, memory_order::relaxed, memory_scope::device) } -> std::same_as<std::uint32_t>;

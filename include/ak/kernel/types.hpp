@@ -2,6 +2,7 @@
 // call sites. Backend-neutral; nothing here needs a GPU runtime.
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 
@@ -17,6 +18,24 @@ enum class memory_order : std::uint8_t { relaxed, acquire, release, acq_rel, seq
 // across groups (what decoupled look-back needs; a device without a device-scope fence, such as
 // sim's Apple-like profile, rejects device scope with any order but relaxed).
 enum class memory_scope : std::uint8_t { work_group, device };
+
+// Bit counts of sub-group masks (ballot, sub_group_match_any), one instruction on every backend
+// (nvcc compiles std::popcount in device code as a loop).
+AK_KERNEL_INLINE int popcount(std::uint64_t x) {
+#if defined(__CUDA_ARCH__)
+  return __popcll(x);
+#else
+  return std::popcount(x);
+#endif
+}
+// The lowest set bit's index; x must not be 0.
+AK_KERNEL_INLINE int lowest_bit(std::uint64_t x) {
+#if defined(__CUDA_ARCH__)
+  return __ffsll(static_cast<long long>(x)) - 1;
+#else
+  return std::countr_zero(x);
+#endif
+}
 
 // An n-d launch of rank 1 to 3: `global` work-items in each dimension, in groups of `group`.
 // Each global extent must be a multiple of the group's. Dimension 0 varies fastest in linear ids

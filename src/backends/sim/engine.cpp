@@ -280,6 +280,8 @@ const char* op_name(std::int32_t op) {
       return "ballot";
     case AK_SIM_COLLECTIVE:
       return "a sub-group reduction or scan";
+    case AK_SIM_MATCH:
+      return "sub_group_match_any";
   }
   return "a sub-group operation";
 }

@@ -44,7 +44,9 @@ struct everything {
     v += ctx.sub_group_exclusive_scan(v, add_op{}, 0.0f);
     double d = ctx.sub_group_broadcast(static_cast<double>(v), 3);
     const bool any = ctx.sub_group_any(v > 0.0f), all = ctx.sub_group_all(v > 0.0f);
-    const std::uint64_t bits = ctx.ballot(any && all);
+    const std::uint64_t bits = ctx.ballot(any && all) & ctx.sub_group_match_any(l % 3) &
+                               ctx.sub_group_match_any(std::int64_t{i} / 5) &
+                               ctx.sub_group_match_any_by_ballots(l % 7, 3);
     ctx.atomic_add(counter, static_cast<int>(bits & 1), memory_order::relaxed,
                    memory_scope::device);
     ctx.atomic_min(counter + 1, l, memory_order::relaxed, memory_scope::device);

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "ak/kernel/kernel.hpp"
 
@@ -89,6 +90,15 @@ class context : public ak::kernel::context_base<context> {
   }
   __device__ std::uint64_t ballot(bool p, site = site::current()) {
     return __ballot_sync(0xffffffffu, p);
+  }
+  template <class T>
+  __device__ std::uint64_t sub_group_match_any(T v, site = site::current()) {
+    static_assert(std::is_integral_v<T> && sizeof(T) <= 8, "match an integer of at most 8 bytes");
+    if constexpr (sizeof(T) <= 4)
+      return __match_any_sync(0xffffffffu,
+                              static_cast<unsigned>(static_cast<std::make_unsigned_t<T>>(v)));
+    else
+      return __match_any_sync(0xffffffffu, static_cast<unsigned long long>(v));
   }
 
   template <class T>

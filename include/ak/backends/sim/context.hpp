@@ -180,6 +180,18 @@ class context : public kernel::context_base<context> {
     return bits;
   }
 
+  // The lanes whose value equals this lane's, from one exchange (kernel::context_base's by
+  // ballots takes one per bit).
+  template <class T>
+  std::uint64_t sub_group_match_any(T v, kernel::site s = kernel::site::current()) {
+    static_assert(std::is_integral_v<T> && sizeof(T) <= 8, "match an integer of at most 8 bytes");
+    const char* all = exchange(v, AK_SIM_MATCH, s);
+    std::uint64_t peers = 0;
+    for (int i = 0; i < it_->sub_group_width; ++i)
+      if (read<T>(all, i) == v) peers |= std::uint64_t{1} << i;
+    return peers;
+  }
+
   // ---- atomics and fences ---------------------------------------------------------------------
   template <class T>
   T atomic_add(T* p, T v, kernel::memory_order o, kernel::memory_scope sc) {

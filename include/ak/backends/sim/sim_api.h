@@ -61,7 +61,8 @@ enum ak_sim_sub_group_op_v1 {
   AK_SIM_SHUFFLE_DOWN = 3,
   AK_SIM_SHUFFLE_XOR = 4,
   AK_SIM_BALLOT = 5,
-  AK_SIM_COLLECTIVE = 6 /* a reduction or scan of the sub-group, in one exchange */
+  AK_SIM_COLLECTIVE = 6, /* a reduction or scan of the sub-group, in one exchange */
+  AK_SIM_MATCH = 7       /* sub_group_match_any */
 };
 
 typedef struct ak_sim_api_v1 {

@@ -2,8 +2,9 @@
 // sort by ordered_key (ak's order); `digit_bits` at most 8.
 //
 // Every pass sorts each tile (block * items_per_thread keys, with their values) by the pass's
-// digit in local memory, with one stable split per 4 bits of the digit (a group scan of packed
-// per-value counters), and scatters it to the digit's bucket at the tile's offset there. The
+// digit in local memory, stably: each sub-group ranks its keys by sub_group_match_any into counts
+// per (digit, sub-group), one group scan of those counts places them (onesweep's ranking), and
+// the sorted tile is scattered to each digit's bucket at the tile's offset there. The
 // offsets come either from a scan of a digit-major count matrix (reduce-then-scan: runs everywhere)
 // or, onesweep-style, from one histogram of every pass's digits and a decoupled look-back over the
 // tiles' per-digit counts.
@@ -13,6 +14,7 @@
 
 #include "ak/core/operators.hpp"
 #include "ak/gpu/group/scan.hpp"
+#include "ak/gpu/kernels/foreach.hpp"
 #include "ak/kernel/kernel.hpp"
 
 namespace ak::gpu::kernels {
@@ -25,31 +27,16 @@ AK_KERNEL_INLINE unsigned radix_digit(const K& k, int shift, unsigned mask) {
   return static_cast<unsigned>((ordered_key(k) >> shift) & mask);
 }
 
-// Tiles hold at most this many keys: the counters of radix_counts are 16 bits wide.
-inline constexpr std::int64_t radix_tile_most = 65535;
-
-// The counts of the values of a sub-digit of at most 4 bits: sixteen 16-bit counters in four
-// words, so that one group scan of them ranks every value at once (no counter overflows into the
-// next: a tile holds at most radix_tile_most keys).
-struct radix_counts {
-  std::uint64_t w[4];
-  AK_KERNEL_FN unsigned get(unsigned v) const {
-    return static_cast<unsigned>((w[v >> 2] >> (16 * (v & 3))) & 0xffffu);
-  }
-  AK_KERNEL_FN void add(unsigned v, unsigned c) {
-    w[v >> 2] += static_cast<std::uint64_t>(c) << (16 * (v & 3));
-  }
-};
-struct radix_counts_plus {
-  AK_KERNEL_FN radix_counts operator()(radix_counts a, const radix_counts& b) const {
-    for (int i = 0; i < 4; ++i) a.w[i] += b.w[i];
-    return a;
-  }
-};
+// Tiles hold at most this many keys: a key's rank within its tile is kept in 15 bits of a 16-bit
+// slot, whose top bit (radix_led) marks a key led by another lane of its row (the slot then
+// holds that lane, bits 6 to 11, and the peers below this one, bits 0 to 5).
+inline constexpr std::int64_t radix_tile_most = 32767;
+inline constexpr unsigned radix_led = 0x8000u;
 
 // Where each array of a radix tile kernel lives in local memory.
 struct radix_layout {
-  std::size_t keys_a, keys_b, values_a, values_b, scratch, starts, ends, offsets, tile_id, bytes;
+  std::size_t keys_a, keys_b, values_a, values_b, counters, ranks, scratch, starts, ends, offsets,
+      tile_id, bytes;
 
   static constexpr AK_KERNEL_FN std::size_t up(std::size_t x, std::size_t a) {
     return (x + a - 1) / a * a;
@@ -59,22 +46,20 @@ struct radix_layout {
                                                   std::size_t sub_groups) {
     radix_layout l{};
     std::size_t at = 0;
-    l.keys_a = at;
-    at = up(at + tile * key_bytes, 16);
-    l.keys_b = at;
-    at = up(at + tile * key_bytes, 16);
-    l.values_a = at;
-    at = up(at + tile * value_bytes, 16);
-    l.values_b = at;
-    at = up(at + tile * value_bytes, 16);
-    l.scratch = at;
-    at = up(at + (sub_groups + 1) * sizeof(radix_counts), 16);
-    l.starts = at;
-    at = up(at + radix * sizeof(int), 16);
-    l.ends = at;
-    at = up(at + radix * sizeof(int), 16);
-    l.offsets = at;
-    at = up(at + radix * sizeof(std::int64_t), 16);
+    auto place = [&](std::size_t& field, std::size_t bytes) {
+      field = at;
+      at = up(at + bytes, 16);
+    };
+    place(l.keys_a, tile * key_bytes);
+    place(l.keys_b, tile * key_bytes);
+    place(l.values_a, tile * value_bytes);
+    place(l.values_b, tile * value_bytes);
+    place(l.counters, sub_groups * radix * sizeof(int));
+    place(l.ranks, tile * sizeof(std::uint16_t));
+    place(l.scratch, (sub_groups + 1) * sizeof(int));
+    place(l.starts, radix * sizeof(int));
+    place(l.ends, radix * sizeof(int));
+    place(l.offsets, radix * sizeof(std::int64_t));
     l.tile_id = at;
     l.bytes = at + sizeof(std::int64_t);
     return l;
@@ -182,8 +167,12 @@ struct radix_scatter_kernel {
     auto kb = kernel::local_array<K>(ctx, layout.keys_b, tile_n);
     auto va = kernel::local_array<V>(ctx, layout.values_a, has_values ? tile_n : 0);
     auto vb = kernel::local_array<V>(ctx, layout.values_b, has_values ? tile_n : 0);
-    auto scratch = kernel::local_array<radix_counts>(
-        ctx, layout.scratch, static_cast<std::size_t>(ctx.num_sub_groups() + 1));
+    const int nsg = ctx.num_sub_groups(), w = ctx.sub_group_size();
+    const int sg = ctx.sub_group_id(), lane = ctx.sub_group_lane();
+    auto counters =
+        kernel::local_array<int>(ctx, layout.counters, static_cast<std::size_t>(nsg) * radix);
+    auto ranks = kernel::local_array<std::uint16_t>(ctx, layout.ranks, tile_n);
+    auto scratch = kernel::local_array<int>(ctx, layout.scratch, static_cast<std::size_t>(nsg + 1));
     auto starts = kernel::local_array<int>(ctx, layout.starts, static_cast<std::size_t>(radix));
     auto ends = kernel::local_array<int>(ctx, layout.ends, static_cast<std::size_t>(radix));
     auto offs =
@@ -209,59 +198,68 @@ struct radix_scatter_kernel {
     }
     ctx.barrier();
 
-    // Stable splits by 4 bits of the digit at a time (fewer for the digit's last bits): each item
-    // counts the sub-digit values of its keys (consecutive ones), a group scan of the counts gives
-    // each item where its keys of each value go. Keys past `valid` stay where they are.
-    auto* src_k = &ka;
-    auto* dst_k = &kb;
-    auto* src_v = &va;
-    auto* dst_v = &vb;
-    for (int b = 0; b < digit_bits; b += 4) {
-      const unsigned sub_mask = (1u << (digit_bits - b < 4 ? digit_bits - b : 4)) - 1u;
-      auto sub_digit = [&](int i) {
-        return (radix_digit((*src_k)[i], shift, mask) >> b) & sub_mask;
-      };
-      const int first = lid * ipt;
-      radix_counts mine{};
-      for (int k = 0; k < ipt; ++k)
-        if (first + k < valid) mine.add(sub_digit(first + k), 1);
-      radix_counts total{};
-      radix_counts at =
-          group_exclusive_scan(ctx, scratch, mine, radix_counts_plus{}, radix_counts{}, total);
-      // Where each value starts in the tile: the totals of the values below it.
-      unsigned start = 0;
-      for (unsigned v = 0; v <= sub_mask; ++v) {
-        const unsigned c = total.get(v);
-        at.add(v, start);
-        start += c;
-      }
-      for (int k = 0; k < ipt; ++k) {
-        const int i = first + k;
-        if (i >= valid) break;
-        const unsigned v = sub_digit(i);
-        const int dest = static_cast<int>(at.get(v));
-        at.add(v, 1);
-        (*dst_k)[dest] = (*src_k)[i];
-        if (has_values) (*dst_v)[dest] = (*src_v)[i];
-      }
-      ctx.barrier();
-      auto* t = src_k;
-      src_k = dst_k;
-      dst_k = t;
-      auto* tv = src_v;
-      src_v = dst_v;
-      dst_v = tv;
-    }
-
-    // Each digit's range in the sorted tile.
-    for (int d = lid; d < radix; d += bs) starts[d] = ends[d] = 0;
+    // Ranking (onesweep's, by match): sub-group g ranks the tile's keys [g * w * ipt, (g + 1) *
+    // w * ipt), ipt rows of w consecutive keys in turn. The lanes of a row holding the same digit
+    // find each other (sub_group_match_any, one sub-group operation per row); the lowest of them
+    // adds their number to the sub-group's counter of the digit (an atomic: the next row's
+    // leader of that digit may be another lane, and reaches its add only after this row's match)
+    // and keeps the old count, its own rank, in its slot of `ranks`; each other lane keeps which
+    // lane led it and how many peers are below it, and reads the leader's slot once the group has
+    // passed the barrier below. So each key gets its rank among the sub-group's keys of its digit,
+    // in tile order. Keys past `valid` match as digit `radix` and are not counted.
+    for (int c = lid; c < nsg * radix; c += bs) counters[c] = 0;
     ctx.barrier();
+    const std::uint64_t below = (std::uint64_t{1} << lane) - 1;
     for (int k = 0; k < ipt; ++k) {
-      const int i = k * bs + lid;
-      if (i >= valid) continue;
-      const unsigned dg = radix_digit((*src_k)[i], shift, mask);
-      if (i == 0 || radix_digit((*src_k)[i - 1], shift, mask) != dg) starts[dg] = i;
-      if (i == valid - 1 || radix_digit((*src_k)[i + 1], shift, mask) != dg) ends[dg] = i + 1;
+      const int j = (sg * ipt + k) * w + lane;
+      const bool in = j < valid;
+      const unsigned dg = in ? radix_digit(ka[j], shift, mask) : static_cast<unsigned>(radix);
+      const std::uint64_t peers = ctx.sub_group_match_any(dg);
+      const int first = kernel::lowest_bit(peers);
+      if (!in) continue;
+      if (lane == first)
+        ranks[j] = static_cast<std::uint16_t>(
+            ctx.atomic_add(&counters[sg * radix + static_cast<int>(dg)], kernel::popcount(peers),
+                           memory_order::relaxed, memory_scope::work_group));
+      else
+        ranks[j] =
+            static_cast<std::uint16_t>(radix_led | first << 6 | kernel::popcount(peers & below));
+    }
+    ctx.barrier();
+
+    // The counters, digit-major ((digit, sub-group) in order), scanned exclusively: where each
+    // sub-group's keys of each digit start in the sorted tile. Item t scans the columns of digits
+    // [t * per, (t + 1) * per), and a group scan of those sums adds the digits before.
+    const int per = (radix + bs - 1) / bs;
+    const int d0 = lid * per < radix ? lid * per : radix;
+    const int d1 = d0 + per < radix ? d0 + per : radix;
+    int sum = 0;
+    for (int d = d0; d < d1; ++d)
+      for (int g = 0; g < nsg; ++g) {
+        const int c = counters[g * radix + d];
+        counters[g * radix + d] = sum;
+        sum += c;
+      }
+    int tile_total = 0;
+    const int prior = group_exclusive_scan(ctx, scratch, sum, sum_op{}, 0, tile_total);
+    for (int d = d0; d < d1; ++d)
+      for (int g = 0; g < nsg; ++g) counters[g * radix + d] += prior;
+    for (int d = d0; d < d1; ++d) {
+      starts[d] = counters[d];
+      ends[d] = d + 1 < d1 ? counters[d + 1] : prior + sum;
+    }
+    ctx.barrier();
+
+    // The tile sorted by the digit, stably, in local memory.
+    for (int k = 0; k < ipt; ++k) {
+      const int j = (sg * ipt + k) * w + lane;
+      if (j >= valid) continue;
+      const unsigned r = ranks[j];
+      const int rank = r & radix_led ? ranks[j - lane + (r >> 6 & 63u)] + (r & 63u) : r;
+      const int pos =
+          counters[sg * radix + static_cast<int>(radix_digit(ka[j], shift, mask))] + rank;
+      kb[pos] = ka[j];
+      if (has_values) vb[pos] = va[j];
     }
     ctx.barrier();
 
@@ -296,10 +294,10 @@ struct radix_scatter_kernel {
     for (int k = 0; k < ipt; ++k) {
       const int i = k * bs + lid;
       if (i >= valid) continue;
-      const unsigned dg = radix_digit((*src_k)[i], shift, mask);
+      const unsigned dg = radix_digit(kb[i], shift, mask);
       const std::int64_t pos = offs[dg] + (i - starts[dg]);
-      keys_out[pos] = (*src_k)[i];
-      if (has_values) values_out[pos] = (*src_v)[i];
+      keys_out[pos] = kb[i];
+      if (has_values) values_out[pos] = vb[i];
     }
   }
 };
