@@ -1,7 +1,7 @@
 // AK_LOG: diagnostic lines on stderr, by topic. AK_LOG is a comma-separated list of topics
-// ("tuning", or "all"); it is read on first use and again by ak::reload_tuning_files(). A topic
-// that does not exist draws one warning and is otherwise ignored: a log setting must never stop a
-// program.
+// ("tuning", "launch": the sim engine's counts per launch, or "all"); it is read on first use and
+// again by ak::reload_tuning_files(). A topic that does not exist draws one warning and is
+// otherwise ignored: a log setting must never stop a program.
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
@@ -15,7 +15,7 @@ namespace ak::detail {
 
 namespace {
 
-constexpr std::string_view topic_names[] = {"tuning"};
+constexpr std::string_view topic_names[] = {"tuning", "launch"};
 
 std::atomic<unsigned> enabled_topics{0};
 std::once_flag first_read;
@@ -41,7 +41,7 @@ unsigned parse_topics(std::string_view v) {
       }
     if (!known)
       write_log_line("ak: AK_LOG: unknown topic '" + std::string(t) +
-                     "' ignored (topics: tuning, all)");
+                     "' ignored (topics: tuning, launch, all)");
   }
   return bits;
 }

@@ -148,7 +148,7 @@ void add_backend_tunings(const std::string& backend, std::vector<tuning_entry> d
 // ---- AK_LOG (log.cpp)
 // ----------------------------------------------------------------------------
 
-enum class log_topic : unsigned { tuning = 0 };
+enum class log_topic : unsigned { tuning = 0, launch = 1 };
 // Whether AK_LOG turns a topic on (read on first use; cheap: one atomic load after that).
 bool log_enabled(log_topic t) noexcept;
 // Rereads AK_LOG (ak::reload_tuning_files calls it).

@@ -6,11 +6,13 @@
 // overruns, exceptions in kernels, aborted launches, the watchdog) are sim-only and stay here.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "../kernel/kernel_language_bodies.hpp"
+#include "ak/runtime/tuning.hpp"
 #include "sim_test_support.hpp"
 
 namespace {
@@ -147,6 +149,41 @@ TEST_P(KernelLanguage, AbortedLaunchUnblocksWaitingGroups) {
     });
   });
   EXPECT_NE(m.find("group 0 fails"), std::string::npos) << m;
+}
+
+// AK_LOG=launch: one line per launch with what a group did (barriers met, local and global
+// atomics called) and what a sub-group did (operations, by kind), here of a kernel whose counts
+// are known: 2 barriers, 3 ballots and 1 match per sub-group, 5 local atomics per item, 1 global
+// atomic per sub-group.
+TEST_P(KernelLanguage, LaunchLogCountsWhatEachGroupDid) {
+  const int w = width();
+  ::setenv("AK_LOG", "launch", 1);
+  ak::reload_tuning_files();  // rereads AK_LOG
+  testing::internal::CaptureStderr();
+  std::vector<int> global(1, 0);
+  run(range_1d(4 * w, 2 * w), sizeof(int), "counted", [&](auto& ctx) {
+    auto local = ak::kernel::local_array<int>(ctx, 0, 1);
+    if (ctx.local_id(0) == 0) local[0] = 0;
+    ctx.barrier();
+    for (int i = 0; i < 5; ++i)
+      ctx.atomic_add(&local[0], 1, memory_order::relaxed, memory_scope::work_group);
+    for (int i = 0; i < 3; ++i) (void)ctx.ballot(i == ctx.sub_group_lane());
+    (void)ctx.sub_group_match_any(ctx.sub_group_lane() % 3);
+    if (ctx.sub_group_lane() == 0)
+      ctx.atomic_add(global.data(), 1, memory_order::relaxed, memory_scope::device);
+    ctx.barrier();
+  });
+  const std::string out = testing::internal::GetCapturedStderr();
+  ::unsetenv("AK_LOG");
+  ak::reload_tuning_files();
+  EXPECT_EQ(global[0], 4);
+  const std::string want = "ak launch: kernel 'counted' on " + dev().name() + ", 2 groups of " +
+                           std::to_string(2 * w) + " work-items (sub-groups of " +
+                           std::to_string(w) + "); per group: 2 barriers, " +
+                           std::to_string(10 * w) +
+                           " local and 2 global atomics; per sub-group: 4 operations (ballot 3, "
+                           "sub_group_match_any 1)\n";
+  EXPECT_EQ(out, want);
 }
 
 // A work-item that waits for one blocked at a barrier can never proceed: sim fails the launch

@@ -22,6 +22,7 @@
 #include <thread>
 #include <vector>
 
+#include "../../runtime/registry.hpp"
 #include "profiles.hpp"
 
 #include "ak/core/sanitizers.hpp"
@@ -173,6 +174,22 @@ struct sub_group_state {
   int first_lane = 0;
 };
 
+// What a launch's work-items did, for AK_LOG=launch: barriers and atomics per item call, sub-group
+// operations per lane (by operation: ak_sim_sub_group_op_v1), atomics by where their address is.
+struct launch_counts {
+  static constexpr int ops = AK_SIM_MATCH + 1;
+  std::uint64_t barriers = 0;
+  std::uint64_t sub_group[ops] = {};
+  std::uint64_t local_atomics = 0;
+  std::uint64_t global_atomics = 0;
+  void add(const launch_counts& o) {
+    barriers += o.barriers;
+    for (int i = 0; i < ops; ++i) sub_group[i] += o.sub_group[i];
+    local_atomics += o.local_atomics;
+    global_atomics += o.global_atomics;
+  }
+};
+
 struct launch_state {
   const ak_sim_launch_v1* launch = nullptr;
   const profile* prof = nullptr;
@@ -196,10 +213,12 @@ struct launch_state {
     }
   }
   bool lost_message = false;  // a failure whose message could not be kept
+  launch_counts counts;       // every worker's, added when it ends (under `mutex`)
 };
 
 struct worker {
   launch_state* launch = nullptr;
+  launch_counts counts;  // this worker's items' (no sharing while they run)
   std::vector<item> items;
   std::vector<sub_group_state> sub_groups;
   // Two exchange buffers per sub-group (sub-group k's are 2k and 2k + 1, by parity), kept from
@@ -601,6 +620,44 @@ const char* keep_message(const std::string& m) noexcept {
   return launch_message;
 }
 
+// AK_LOG=launch: one line per launch, with what a group did on average (the barriers its items
+// met, the atomics they called) and what a sub-group did (its operations, by kind), so that the
+// work of two kernels can be compared on any machine.
+void log_launch(const launch_state& L) noexcept {
+  try {
+    const auto& c = L.counts;
+    const double groups = static_cast<double>(L.group_count);
+    const double items = groups * static_cast<double>(L.group_items);
+    // An operation is one call by each lane of a sub-group: per sub-group, calls / items.
+    auto num = [](double x) {
+      char b[32];
+      std::snprintf(b, sizeof b,
+                    x == static_cast<double>(static_cast<std::int64_t>(x)) ? "%.0f" : "%.1f", x);
+      return std::string(b);
+    };
+    std::uint64_t ops = 0;
+    std::string kinds;
+    for (int op = 0; op < launch_counts::ops; ++op) {
+      if (!c.sub_group[op]) continue;
+      ops += c.sub_group[op];
+      kinds += (kinds.empty() ? "" : ", ") + std::string(op_name(op)) + " " +
+               num(static_cast<double>(c.sub_group[op]) / items);
+    }
+    std::string line = "ak launch: kernel '" + std::string(L.launch->name) + "' on " +
+                       L.device_name + ", " + std::to_string(L.group_count) + " groups of " +
+                       std::to_string(L.group_items) + " work-items (sub-groups of " +
+                       std::to_string(L.prof->sub_group_width) +
+                       "); per group: " + num(static_cast<double>(c.barriers) / items) +
+                       " barriers, " + num(static_cast<double>(c.local_atomics) / groups) +
+                       " local and " + num(static_cast<double>(c.global_atomics) / groups) +
+                       " global atomics; per sub-group: " + num(static_cast<double>(ops) / items) +
+                       " operations" + (kinds.empty() ? "" : " (" + kinds + ")");
+    if (L.failed.load()) line += "; failed";
+    ak::detail::write_log_line(line);
+  } catch (...) {  // no memory for the line: the launch goes on without it
+  }
+}
+
 }  // namespace
 
 // ---- the C table -------------------------------------------------------------------------------
@@ -666,6 +723,8 @@ std::int32_t launch(std::int64_t device, const ak_sim_launch_v1* l, const char**
         L.record(std::string("the simulator failed: ") + e.what());
       }
     }
+    std::lock_guard lock(L.mutex);
+    L.counts.add(w.counts);
   };
   if (nworkers == 1) {
     work();
@@ -681,6 +740,7 @@ std::int32_t launch(std::int64_t device, const ak_sim_launch_v1* l, const char**
     }
     for (auto& t : threads) t.join();
   }
+  if (ak::detail::log_enabled(ak::detail::log_topic::launch)) log_launch(L);
   if (!L.failed.load()) return AK_SIM_OK;
   std::string m = "kernel '" + std::string(norm.name) + "' on " + L.device_name + " (" +
                   prof.device_class +
@@ -697,6 +757,7 @@ std::int32_t barrier(ak_sim_item_v1* v, const char* file, std::int32_t line) {
   it.file = file;
   it.line = line;
   it.polls = 0;
+  ++it.group->w->counts.barriers;
   yield_to_scheduler(it);
   return it.abort ? 1 : 0;
 }
@@ -734,6 +795,7 @@ const void* sub_group_exchange(ak_sim_item_v1* v, const void* value, std::uint32
   }
   unsigned char* buf = w.exchange_buffer(v->sub_group_id, sg.parity).data();
   std::memcpy(buf + static_cast<std::size_t>(v->sub_group_lane) * bytes, value, bytes);
+  ++w.counts.sub_group[op > 0 && op < launch_counts::ops ? op : 0];
   it.polls = 0;
   if (++sg.arrived == width) {
     // The last lane: release the others (they run in the next round) and go on.
@@ -754,8 +816,12 @@ const void* sub_group_exchange(ak_sim_item_v1* v, const void* value, std::uint32
   return it.abort ? nullptr : buf;
 }
 
-std::int32_t poll(ak_sim_item_v1* v) {
+std::int32_t poll(ak_sim_item_v1* v, const void* address) {
   item& it = *static_cast<item*>(v->engine);
+  const auto* a = static_cast<const unsigned char*>(address);
+  launch_counts& c = it.group->w->counts;
+  ++(a >= v->local_memory && a < v->local_memory + v->local_bytes ? c.local_atomics
+                                                                  : c.global_atomics);
   if (it.abort || it.group->w->launch->failed.load(std::memory_order_relaxed)) return 1;
   if (++it.polls % 64 == 0) {
     // Let the group's other items run: one of them may be what this one waits for.

@@ -317,7 +317,7 @@ class context : public kernel::context_base<context> {
   template <class T>
   void check_atomic(T* p, kernel::memory_order o, kernel::memory_scope sc, const char* op) {
     static_assert(kernel::host::atomic_value<T>, "atomics work on 4- and 8-byte values");
-    if (api_->poll(it_)) throw detail::unwind{};
+    if (api_->poll(it_, p)) throw detail::unwind{};
     if (reinterpret_cast<std::uintptr_t>(p) % sizeof(T) != 0)
       detail::fail(std::string(op) + " on a misaligned address");
     if (sizeof(T) == 8 && !(it_->capabilities & AK_CAP_ATOMICS64))

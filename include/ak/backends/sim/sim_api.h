@@ -16,7 +16,7 @@
 extern "C" {
 #endif
 
-#define AK_SIM_API_VERSION 1u
+#define AK_SIM_API_VERSION 2u
 #define AK_SIM_API_SYMBOL "ak_sim_api_table_v1"
 
 /* One work-item, as its fiber sees it. Filled by the engine before the body runs. */
@@ -79,9 +79,11 @@ typedef struct ak_sim_api_v1 {
    * Valid until this lane's next sub-group operation. */
   const void* (*sub_group_exchange)(ak_sim_item_v1* item, const void* value, uint32_t bytes,
                                     int32_t op, const char* file, int32_t line);
-  /* Called by every atomic: nonzero when the launch is being aborted. Lets other items of the
-   * group run now and then, so that an item may wait for another with atomics. */
-  int32_t (*poll)(ak_sim_item_v1* item);
+  /* Called by every atomic, with the address it works on (the launch's counts tell local from
+   * global atomics by it): nonzero when the launch is being aborted. Lets other items of the
+   * group run now and then, so that an item may wait for another with atomics. (Version 2: in
+   * version 1 it took no address.) */
+  int32_t (*poll)(ak_sim_item_v1* item, const void* address);
   /* Records a failure of this item (the launch fails with the first one); the body then returns. */
   void (*fail)(ak_sim_item_v1* item, const char* message);
   /* The seed that shuffles work-items and groups (0: launch order, no shuffling). The default
