@@ -35,7 +35,7 @@ inline constexpr unsigned radix_led = 0x8000u;
 
 // Where each array of a radix tile kernel lives in local memory.
 struct radix_layout {
-  std::size_t keys_a, keys_b, values_a, values_b, counters, ranks, scratch, starts, ends, offsets,
+  std::size_t keys_a, keys_b, values_a, values_b, counters, ranks, scratch, starts, offsets,
       tile_id, bytes;
 
   static constexpr AK_KERNEL_FN std::size_t up(std::size_t x, std::size_t a) {
@@ -54,11 +54,10 @@ struct radix_layout {
     place(l.keys_b, tile * key_bytes);
     place(l.values_a, tile * value_bytes);
     place(l.values_b, tile * value_bytes);
-    place(l.counters, sub_groups * radix * sizeof(int));
+    place(l.counters, sub_groups * radix * sizeof(std::uint16_t));
     place(l.ranks, tile * sizeof(std::uint16_t));
     place(l.scratch, (sub_groups + 1) * sizeof(int));
-    place(l.starts, radix * sizeof(int));
-    place(l.ends, radix * sizeof(int));
+    place(l.starts, (radix + 1) * sizeof(int));
     place(l.offsets, radix * sizeof(std::int64_t));
     l.tile_id = at;
     l.bytes = at + sizeof(std::int64_t);
@@ -169,12 +168,16 @@ struct radix_scatter_kernel {
     auto vb = kernel::local_array<V>(ctx, layout.values_b, has_values ? tile_n : 0);
     const int nsg = ctx.num_sub_groups(), w = ctx.sub_group_size();
     const int sg = ctx.sub_group_id(), lane = ctx.sub_group_lane();
-    auto counters =
-        kernel::local_array<int>(ctx, layout.counters, static_cast<std::size_t>(nsg) * radix);
+    // 16-bit counters per (sub-group, digit) (a sub-group counts at most w * ipt keys), added to
+    // by 32-bit atomics on the word holding two of them (`pairs`: radix is even, so digit d of a
+    // sub-group is the half d % 2 of its word, and no count carries into the other half).
+    const std::size_t counter_count = static_cast<std::size_t>(nsg) * radix;
+    auto counters = kernel::local_array<std::uint16_t>(ctx, layout.counters, counter_count);
+    auto pairs = kernel::local_array<unsigned>(ctx, layout.counters, counter_count / 2);
     auto ranks = kernel::local_array<std::uint16_t>(ctx, layout.ranks, tile_n);
     auto scratch = kernel::local_array<int>(ctx, layout.scratch, static_cast<std::size_t>(nsg + 1));
-    auto starts = kernel::local_array<int>(ctx, layout.starts, static_cast<std::size_t>(radix));
-    auto ends = kernel::local_array<int>(ctx, layout.ends, static_cast<std::size_t>(radix));
+    // Where each digit starts in the sorted tile; starts[radix] is the tile's key count.
+    auto starts = kernel::local_array<int>(ctx, layout.starts, static_cast<std::size_t>(radix) + 1);
     auto offs =
         kernel::local_array<std::int64_t>(ctx, layout.offsets, static_cast<std::size_t>(radix));
     auto id = kernel::local_array<std::int64_t>(ctx, layout.tile_id, 1);
@@ -207,7 +210,7 @@ struct radix_scatter_kernel {
     // lane led it and how many peers are below it, and reads the leader's slot once the group has
     // passed the barrier below. So each key gets its rank among the sub-group's keys of its digit,
     // in tile order. Keys past `valid` match as digit `radix` and are not counted.
-    for (int c = lid; c < nsg * radix; c += bs) counters[c] = 0;
+    for (int c = lid; c < nsg * radix / 2; c += bs) pairs[c] = 0u;
     ctx.barrier();
     const std::uint64_t below = (std::uint64_t{1} << lane) - 1;
     for (int k = 0; k < ipt; ++k) {
@@ -217,11 +220,14 @@ struct radix_scatter_kernel {
       const std::uint64_t peers = ctx.sub_group_match_any(dg);
       const int first = kernel::lowest_bit(peers);
       if (!in) continue;
-      if (lane == first)
-        ranks[j] = static_cast<std::uint16_t>(
-            ctx.atomic_add(&counters[sg * radix + static_cast<int>(dg)], kernel::popcount(peers),
-                           memory_order::relaxed, memory_scope::work_group));
-      else
+      if (lane == first) {
+        const unsigned half = 16 * (dg & 1u);
+        const unsigned before =
+            ctx.atomic_add(&pairs[(sg * radix + static_cast<int>(dg)) / 2],
+                           static_cast<unsigned>(kernel::popcount(peers)) << half,
+                           memory_order::relaxed, memory_scope::work_group);
+        ranks[j] = static_cast<std::uint16_t>(before >> half);
+      } else
         ranks[j] =
             static_cast<std::uint16_t>(radix_led | first << 6 | kernel::popcount(peers & below));
     }
@@ -237,17 +243,16 @@ struct radix_scatter_kernel {
     for (int d = d0; d < d1; ++d)
       for (int g = 0; g < nsg; ++g) {
         const int c = counters[g * radix + d];
-        counters[g * radix + d] = sum;
+        counters[g * radix + d] = static_cast<std::uint16_t>(sum);
         sum += c;
       }
     int tile_total = 0;
     const int prior = group_exclusive_scan(ctx, scratch, sum, sum_op{}, 0, tile_total);
     for (int d = d0; d < d1; ++d)
-      for (int g = 0; g < nsg; ++g) counters[g * radix + d] += prior;
-    for (int d = d0; d < d1; ++d) {
-      starts[d] = counters[d];
-      ends[d] = d + 1 < d1 ? counters[d + 1] : prior + sum;
-    }
+      for (int g = 0; g < nsg; ++g)
+        counters[g * radix + d] = static_cast<std::uint16_t>(counters[g * radix + d] + prior);
+    for (int d = d0; d < d1; ++d) starts[d] = counters[d];
+    if (lid == 0) starts[radix] = tile_total;
     ctx.barrier();
 
     // The tile sorted by the digit, stably, in local memory.
@@ -269,7 +274,7 @@ struct radix_scatter_kernel {
         offs[d] = scanned_counts[static_cast<std::int64_t>(d) * tiles + tile];
         continue;
       }
-      const unsigned long long count = static_cast<unsigned long long>(ends[d] - starts[d]);
+      const unsigned long long count = static_cast<unsigned long long>(starts[d + 1] - starts[d]);
       unsigned long long* mine = &status[tile * radix + d];
       unsigned long long before = 0;
       if (tile == 0) {
