@@ -74,10 +74,7 @@ class context_base {
   }
 
   AK_KERNEL_FN bool sub_group_all(bool p, site s = site::current()) {
-    auto& c = self();
-    const int w = c.sub_group_size();
-    const std::uint64_t full = w >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << w) - 1;
-    return c.ballot(p, s) == full;
+    return self().ballot(p, s) == every_lane();
   }
 
   // The lanes that hold the same value as this one (bit i for lane i; this lane's own bit is set),
@@ -90,9 +87,8 @@ class context_base {
                                                             site s = site::current()) {
     static_assert(std::is_integral_v<T> && sizeof(T) <= 8, "match an integer of at most 8 bytes");
     auto& c = self();
-    const int w = c.sub_group_size();
     const auto u = static_cast<std::uint64_t>(static_cast<std::make_unsigned_t<T>>(v));
-    std::uint64_t peers = w >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << w) - 1;
+    std::uint64_t peers = every_lane();
     for (int b = 0; b < bits; ++b) {
       const bool set = (u >> b) & 1u;
       const std::uint64_t lanes = c.ballot(set, s);
@@ -130,6 +126,11 @@ class context_base {
   }
 
  private:
+  // The ballot mask of every lane of the sub-group.
+  AK_KERNEL_FN std::uint64_t every_lane() {
+    const int w = self().sub_group_size();
+    return w >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << w) - 1;
+  }
   AK_KERNEL_FN Derived& self() { return static_cast<Derived&>(*this); }
   AK_KERNEL_FN const Derived& cself() const { return static_cast<const Derived&>(*this); }
 };

@@ -627,8 +627,8 @@ void log_launch(const launch_state& L) noexcept {
   try {
     const auto& c = L.counts;
     const double groups = static_cast<double>(L.group_count);
-    const double items = groups * static_cast<double>(L.group_items);
     // An operation is one call by each lane of a sub-group: per sub-group, calls / items.
+    const double items = groups * static_cast<double>(L.group_items);
     auto num = [](double x) {
       char b[32];
       std::snprintf(b, sizeof b,
