@@ -14,12 +14,15 @@
 #include <boost/context/fiber.hpp>
 #include <boost/context/stack_context.hpp>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "../../runtime/registry.hpp"
@@ -99,17 +102,28 @@ void shuffle(std::vector<T>& v, std::uint64_t& rng) {
 
 // ---- fiber stacks -----------------------------------------------------------------------------
 
-// Stacks with a guard page below, reused across groups and launches.
+// A work-item's stack (with a guard page below) and, under ThreadSanitizer, the context TSan
+// follows its fiber in: both reused across groups and launches. Making and destroying a TSan
+// context per item (mmap and munmap of its state) took most of the TSan sim suite's time; an
+// item's accesses are ordered after those of the item before it on the same context anyway,
+// since every switch between fibers synchronises.
+struct fiber_stack {
+  void* bottom = nullptr;  // lowest address of the stack
+#if defined(AK_TSAN)
+  void* tsan = nullptr;
+#endif
+};
+
 class stack_pool {
  public:
   static stack_pool& instance() {
     static auto* p = new stack_pool;  // never destroyed: workers may outlive static destruction
     return *p;
   }
-  void* take() {
+  fiber_stack take() {
     std::lock_guard lock(mutex_);
     if (!free_.empty()) {
-      void* s = free_.back();
+      fiber_stack s = free_.back();
       free_.pop_back();
       return s;
     }
@@ -120,11 +134,16 @@ class stack_pool {
     if (m == MAP_FAILED) throw std::bad_alloc();
     mprotect(m, page, PROT_NONE);
     ++made_;
-    return static_cast<char*>(m) + page;
+    fiber_stack s;
+    s.bottom = static_cast<char*>(m) + page;
+#if defined(AK_TSAN)
+    s.tsan = __tsan_create_fiber(0);
+#endif
+    return s;
   }
   // Never throws (stacks are given back from noexcept code): the list has room for every stack
   // ever made.
-  void give(std::vector<void*>& stacks) noexcept {
+  void give(std::vector<fiber_stack>& stacks) noexcept {
     std::lock_guard lock(mutex_);
     free_.insert(free_.end(), stacks.begin(), stacks.end());
     stacks.clear();
@@ -132,8 +151,119 @@ class stack_pool {
 
  private:
   std::mutex mutex_;
-  std::vector<void*> free_;
+  std::vector<fiber_stack> free_;
   std::size_t made_ = 0;
+};
+
+// ---- worker threads ---------------------------------------------------------------------------
+
+// Threads kept from launch to launch: a launch borrows idle ones (starting more when too few are
+// idle, as when several host threads launch at once), each runs the launch's work once and goes
+// back to the idle list. Starting a thread per worker per launch took more time than most of the
+// tests' launches did (under ThreadSanitizer most of the sim suite's time). Each launch has its
+// threads to itself for as long as it runs, as it had when it started them, so a group that waits
+// for another never waits for a thread.
+class thread_pool {
+ public:
+  static thread_pool& instance() {
+    static auto* p = new thread_pool;  // never destroyed: idle threads wait in it until exit
+    return *p;
+  }
+
+  // Runs `job` on the calling thread and on `n` - 1 threads of the pool, and returns when each
+  // has returned from it. Throws (before running anything) when a thread that is needed cannot
+  // be started.
+  template <class Job>
+  void run(std::int64_t n, Job& job) {
+    std::vector<helper*> taken;
+    try {
+      taken.reserve(static_cast<std::size_t>(n - 1));
+      {
+        std::lock_guard lock(mutex_);
+        while (static_cast<std::int64_t>(taken.size()) < n - 1 && !idle_.empty()) {
+          taken.push_back(idle_.back());
+          idle_.pop_back();
+        }
+      }
+      while (static_cast<std::int64_t>(taken.size()) < n - 1) taken.push_back(start());
+    } catch (...) {
+      give_back(taken);
+      throw;
+    }
+    done_signal done;
+    done.pending = static_cast<std::int64_t>(taken.size());
+    for (helper* h : taken) {
+      std::lock_guard lock(h->mutex);
+      h->job = [](void* j) { (*static_cast<Job*>(j))(); };
+      h->job_arg = &job;
+      h->done = &done;
+      h->wake.notify_one();
+    }
+    struct wait_for_helpers {  // also when the caller's share throws: they use the job
+      done_signal& done;
+      ~wait_for_helpers() {
+        std::unique_lock lock(done.mutex);
+        done.all_returned.wait(lock, [&] { return done.pending == 0; });
+      }
+    } wait{done};
+    job();
+  }
+
+ private:
+  struct done_signal {
+    std::int64_t pending = 0;
+    std::mutex mutex;
+    std::condition_variable all_returned;
+  };
+  struct helper {
+    std::mutex mutex;
+    std::condition_variable wake;
+    void (*job)(void*) = nullptr;
+    void* job_arg = nullptr;
+    done_signal* done = nullptr;
+  };
+
+  helper* start() {
+    auto h = std::make_unique<helper>();
+    std::lock_guard lock(mutex_);
+    all_.reserve(all_.size() + 1);
+    idle_.reserve(all_.size() + 1);  // serve() puts each helper back without allocating
+    std::thread([this, p = h.get()] { serve(*p); }).detach();
+    all_.push_back(std::move(h));  // kept, as its thread is, for the life of the process
+    return all_.back().get();
+  }
+
+  void serve(helper& h) {
+    for (;;) {
+      void (*job)(void*);
+      void* arg;
+      done_signal* done;
+      {
+        std::unique_lock lock(h.mutex);
+        h.wake.wait(lock, [&] { return h.job != nullptr; });
+        job = std::exchange(h.job, nullptr);
+        arg = h.job_arg;
+        done = h.done;
+      }
+      job(arg);  // the launch's work catches what its groups throw
+      {
+        std::lock_guard lock(mutex_);
+        idle_.push_back(&h);
+      }
+      // Under the lock: the launch, whose stack holds `done`, cannot return before it is released.
+      std::lock_guard lock(done->mutex);
+      if (--done->pending == 0) done->all_returned.notify_all();
+    }
+  }
+
+  void give_back(const std::vector<helper*>& taken) noexcept {
+    std::lock_guard lock(mutex_);
+    idle_.insert(idle_.end(), taken.begin(), taken.end());
+  }
+
+  std::mutex mutex_;
+  std::vector<std::unique_ptr<helper>> all_;
+  std::vector<helper*> idle_;
 };
 
 // ---- state of a launch, a group, an item -------------------------------------------------------
@@ -155,12 +285,9 @@ struct item {
   std::chrono::steady_clock::time_point spin_start;
   int linear = 0;
   group_run* group = nullptr;
-  void* stack = nullptr;  // lowest address of its stack
+  fiber_stack stack;  // from start_item until the item is done
 #if defined(AK_ASAN)
   void* fake_stack = nullptr;
-#endif
-#if defined(AK_TSAN)
-  void* tsan_fiber = nullptr;  // from start_item until the item is done
 #endif
 };
 
@@ -233,7 +360,7 @@ struct worker {
   // shared pool (whose lock two workers would otherwise take for every item of every group); all
   // given back to the pool when the launch ends. Room for one per item of a group, reserved
   // before a group's items start: a stack is given back from noexcept code.
-  std::vector<void*> stacks;
+  std::vector<fiber_stack> stacks;
   worker() = default;
   worker(const worker&) = delete;
   worker& operator=(const worker&) = delete;
@@ -333,46 +460,38 @@ void yield_to_scheduler(item& it) {
 void resume(item& it) {
   [[maybe_unused]] worker& w = *it.group->w;
 #if defined(AK_ASAN)
-  __sanitizer_start_switch_fiber(&w.sched_fake, it.stack, stack_bytes());
+  __sanitizer_start_switch_fiber(&w.sched_fake, it.stack.bottom, stack_bytes());
 #endif
 #if defined(AK_TSAN)
   w.sched_tsan = __tsan_get_current_fiber();
-  __tsan_switch_to_fiber(it.tsan_fiber, 0);
+  __tsan_switch_to_fiber(it.stack.tsan, 0);
 #endif
   it.fiber = std::move(it.fiber).resume();
 #if defined(AK_ASAN)
   __sanitizer_finish_switch_fiber(w.sched_fake, nullptr, nullptr);
-#endif
-#if defined(AK_TSAN)
-  if (it.st == state::done) {
-    __tsan_destroy_fiber(it.tsan_fiber);
-    it.tsan_fiber = nullptr;
-  }
 #endif
 }
 
 struct pooled_stack {
   item* it;
   ctx::stack_context allocate() {
-    std::vector<void*>& mine = it->group->w->stacks;
-    void* s = nullptr;
+    std::vector<fiber_stack>& mine = it->group->w->stacks;
     if (mine.empty()) {
-      s = stack_pool::instance().take();
+      it->stack = stack_pool::instance().take();
     } else {
-      s = mine.back();
+      it->stack = mine.back();
       mine.pop_back();
     }
 #if defined(AK_ASAN)
-    __asan_unpoison_memory_region(s, stack_bytes());
+    __asan_unpoison_memory_region(it->stack.bottom, stack_bytes());
 #endif
-    it->stack = s;
     ctx::stack_context sc;
     sc.size = stack_bytes();
-    sc.sp = static_cast<char*>(s) + stack_bytes();
+    sc.sp = static_cast<char*>(it->stack.bottom) + stack_bytes();
     return sc;
   }
-  void deallocate(ctx::stack_context& sc) noexcept {
-    it->group->w->stacks.push_back(static_cast<char*>(sc.sp) - sc.size);  // within the reserve
+  void deallocate(ctx::stack_context&) noexcept {
+    it->group->w->stacks.push_back(it->stack);  // within the reserve
   }
 };
 
@@ -397,9 +516,6 @@ void start_item(item& it) {
 #endif
     return std::move(p->caller);
   });
-#if defined(AK_TSAN)
-  it.tsan_fiber = __tsan_create_fiber(0);
-#endif
 }
 
 // ---- the scheduler of one group -------------------------------------------------------------
@@ -726,19 +842,12 @@ std::int32_t launch(std::int64_t device, const ak_sim_launch_v1* l, const char**
     std::lock_guard lock(L.mutex);
     L.counts.add(w.counts);
   };
-  if (nworkers == 1) {
-    work();
-  } else {
-    std::vector<std::thread> threads;
-    threads.reserve(static_cast<std::size_t>(nworkers));
-    try {
-      for (std::int64_t t = 0; t < nworkers; ++t) threads.emplace_back(work);
-    } catch (const std::exception& e) {
-      // A worker that cannot start (out of memory or threads): the started ones stop at their
-      // next group, and the launch fails as a kernel error instead of leaving them running.
-      L.record(std::string("the simulator could not start its worker threads: ") + e.what());
-    }
-    for (auto& t : threads) t.join();
+  try {
+    thread_pool::instance().run(nworkers, work);
+  } catch (const std::exception& e) {
+    // A worker that cannot start (out of memory or threads): nothing of the launch has run, and
+    // it fails as a kernel error.
+    L.record(std::string("the simulator could not start its worker threads: ") + e.what());
   }
   if (ak::detail::log_enabled(ak::detail::log_topic::launch)) log_launch(L);
   if (!L.failed.load()) return AK_SIM_OK;
