@@ -111,6 +111,7 @@ struct fiber_stack {
   void* bottom = nullptr;  // lowest address of the stack
 #if defined(AK_TSAN)
   void* tsan = nullptr;
+  std::uint32_t resumes = 0;  // switches into `tsan` since it was made (see pooled_stack)
 #endif
 };
 
@@ -464,6 +465,7 @@ void resume(item& it) {
 #endif
 #if defined(AK_TSAN)
   w.sched_tsan = __tsan_get_current_fiber();
+  ++it.stack.resumes;
   __tsan_switch_to_fiber(it.stack.tsan, 0);
 #endif
   it.fiber = std::move(it.fiber).resume();
@@ -484,6 +486,17 @@ struct pooled_stack {
     }
 #if defined(AK_ASAN)
     __asan_unpoison_memory_region(it->stack.bottom, stack_bytes());
+#endif
+#if defined(AK_TSAN)
+    // The frames TSan sees entered on a context and left on another (an item's entry never
+    // returns: it jumps back to the scheduler) pile up on the context's shadow stack, which TSan
+    // caps at 65536 frames (past it, a CHECK failure and a hang: 2026-12-06, with contexts kept
+    // for good). So a context is made anew for the next item once 4096 switches went into it.
+    if (it->stack.resumes >= 4096) {
+      __tsan_destroy_fiber(it->stack.tsan);
+      it->stack.tsan = __tsan_create_fiber(0);
+      it->stack.resumes = 0;
+    }
 #endif
     ctx::stack_context sc;
     sc.size = stack_bytes();
@@ -827,20 +840,35 @@ std::int32_t launch(std::int64_t device, const ak_sim_launch_v1* l, const char**
   const std::int64_t nworkers = std::min<std::int64_t>(worker_threads(), groups);
   std::atomic<std::int64_t> next{0};
   auto work = [&] {
-    worker w;
-    w.launch = &L;
-    for (;;) {
-      if (L.failed.load(std::memory_order_acquire)) break;
-      const std::int64_t idx = next.fetch_add(1, std::memory_order_relaxed);
-      if (idx >= groups) break;
-      try {
-        run_group(w, group_at(L, idx, nworkers));
-      } catch (const std::exception& e) {
-        L.record(std::string("the simulator failed: ") + e.what());
+#if defined(AK_TSAN)
+    // The groups' scheduler runs on a TSan context of its own for the launch, not on the
+    // thread's: the frames TSan sees entered on one context and left on another as items start
+    // and end would otherwise pile up on the thread's context from launch to launch (the caller's
+    // and the kept threads') until TSan failed (a stack past 65536 frames, 2026-12-06).
+    void* const thread_tsan = __tsan_get_current_fiber();
+    void* const sched_tsan = __tsan_create_fiber(0);
+    __tsan_switch_to_fiber(sched_tsan, 0);
+#endif
+    {
+      worker w;
+      w.launch = &L;
+      for (;;) {
+        if (L.failed.load(std::memory_order_acquire)) break;
+        const std::int64_t idx = next.fetch_add(1, std::memory_order_relaxed);
+        if (idx >= groups) break;
+        try {
+          run_group(w, group_at(L, idx, nworkers));
+        } catch (const std::exception& e) {
+          L.record(std::string("the simulator failed: ") + e.what());
+        }
       }
+      std::lock_guard lock(L.mutex);
+      L.counts.add(w.counts);
     }
-    std::lock_guard lock(L.mutex);
-    L.counts.add(w.counts);
+#if defined(AK_TSAN)
+    __tsan_switch_to_fiber(thread_tsan, 0);
+    __tsan_destroy_fiber(sched_tsan);
+#endif
   };
   try {
     thread_pool::instance().run(nworkers, work);
