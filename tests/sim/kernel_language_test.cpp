@@ -5,13 +5,17 @@
 // cuda:0 (tests/cuda/kernel_language_test.cu). The tests of sim's own rule checks (divergence,
 // overruns, exceptions in kernels, aborted launches, the watchdog) are sim-only and stay here.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <csignal>
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "../kernel/kernel_language_bodies.hpp"
+#include "ak/core/sanitizers.hpp"
 #include "ak/runtime/tuning.hpp"
 #include "sim_test_support.hpp"
 
@@ -202,6 +206,39 @@ TEST(SimWatchdog, StuckLaunchFails) {
   });
   EXPECT_NE(m.find("kernel 'stuck'"), std::string::npos) << m;
   EXPECT_NE(m.find("no progress"), std::string::npos) << m;
+}
+
+// sim keeps its worker threads from launch to launch; a child of fork() has none of them and
+// must start its own rather than wait for the parent's (the launch would hang). The parent waits
+// at most 60 s for the child. (Not under ThreadSanitizer, which stops a child of a threaded
+// process that starts threads.)
+TEST(SimEngine, LaunchesInAForkedChild) {
+#if defined(AK_TSAN)
+  GTEST_SKIP() << "ThreadSanitizer does not let a forked child of a threaded process start threads";
+#else
+  const auto count_items = [] {
+    int counter = 0;
+    ak::sim::launch(ak::device("sim:0"), {range_1d(8 * 64, 64), 0, "count"}, [&](auto& ctx) {
+      ctx.atomic_add(&counter, 1, memory_order::relaxed, memory_scope::device);
+    });
+    return counter;
+  };
+  ASSERT_EQ(count_items(), 8 * 64);  // the parent's threads are started
+  const pid_t child = fork();
+  ASSERT_NE(child, -1) << "fork failed";
+  if (child == 0) _exit(count_items() == 8 * 64 ? 0 : 1);
+  int status = 0;
+  pid_t done = 0;
+  for (int i = 0; i < 600 && (done = waitpid(child, &status, WNOHANG)) == 0; ++i) usleep(100000);
+  if (done == 0) {
+    kill(child, SIGKILL);
+    waitpid(child, &status, 0);
+    FAIL() << "the child's launch did not finish in 60 s";
+  }
+  ASSERT_EQ(done, child);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "child status " << status;
+  EXPECT_EQ(count_items(), 8 * 64);  // and the parent's pool still works
+#endif
 }
 
 INSTANTIATE_TEST_SUITE_P(Profiles, KernelLanguage, testing::ValuesIn(ak_sim_test::all_params()),

@@ -6,6 +6,7 @@
 // sub-group at the same sub-group operation, and no item leaves while others wait for it.
 #include "engine.hpp"
 
+#include <pthread.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -167,8 +168,14 @@ class stack_pool {
 class thread_pool {
  public:
   static thread_pool& instance() {
-    static auto* p = new thread_pool;  // never destroyed: idle threads wait in it until exit
-    return *p;
+    static const bool once = [] {
+      // The child of a fork() has none of the pool's threads (and perhaps a copy of a lock that
+      // one of them held): it starts a pool of its own, leaving the copy of the parent's alone.
+      pthread_atfork(nullptr, nullptr, [] { current = new thread_pool; });
+      return true;
+    }();
+    (void)once;
+    return *current;
   }
 
   // Runs `job` on the calling thread and on `n` - 1 threads of the pool, and returns when each
@@ -262,10 +269,14 @@ class thread_pool {
     idle_.insert(idle_.end(), taken.begin(), taken.end());
   }
 
+  static thread_pool* current;
   std::mutex mutex_;
   std::vector<std::unique_ptr<helper>> all_;
   std::vector<helper*> idle_;
 };
+
+// Never destroyed: idle threads wait in it until the process exits.
+thread_pool* thread_pool::current = new thread_pool;
 
 // ---- state of a launch, a group, an item -------------------------------------------------------
 
