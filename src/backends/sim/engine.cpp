@@ -167,16 +167,7 @@ class stack_pool {
 // for another never waits for a thread.
 class thread_pool {
  public:
-  static thread_pool& instance() {
-    static const bool once = [] {
-      // The child of a fork() has none of the pool's threads (and perhaps a copy of a lock that
-      // one of them held): it starts a pool of its own, leaving the copy of the parent's alone.
-      pthread_atfork(nullptr, nullptr, [] { current = new thread_pool; });
-      return true;
-    }();
-    (void)once;
-    return *current;
-  }
+  static thread_pool& instance() { return *current; }
 
   // Runs `job` on the calling thread and on `n` - 1 threads of the pool, and returns when each
   // has returned from it. Throws (before running anything) when a thread that is needed cannot
@@ -275,8 +266,13 @@ class thread_pool {
   std::vector<helper*> idle_;
 };
 
-// Never destroyed: idle threads wait in it until the process exits.
-thread_pool* thread_pool::current = new thread_pool;
+// Never destroyed: idle threads wait in it until the process exits. The child of a fork() has
+// none of the pool's threads (and perhaps a copy of a lock that one of them held): it starts a
+// pool of its own, leaving the copy of the parent's alone.
+thread_pool* thread_pool::current = [] {
+  pthread_atfork(nullptr, nullptr, [] { thread_pool::current = new thread_pool; });
+  return new thread_pool;
+}();
 
 // ---- state of a launch, a group, an item -------------------------------------------------------
 
