@@ -203,6 +203,79 @@ TYPED_TEST(Select, FlagsAndRuns) {
   }
 }
 
+// The flags the cpu computes with its vector loops (run heads of the default equality: unique,
+// unique_count, run_length_encode, reduce_by_key; nonzero elements: findall without a predicate,
+// copy_if's flags) on every instruction set the build has code for: those this machine lacks are
+// named and skipped. On each target, the bits and counts of every range [b, e) with b < 67 and
+// e - b < 131 (ends on and beside the vectors' boundaries) of every pattern and of runs, against
+// loops of ak::isequal and of conversion to bool, and the algorithms on the whole arrays.
+AKT_TAG(cpu_only, "*FlagBitsOnEveryVectorTarget");
+TYPED_TEST(Select, FlagBitsOnEveryVectorTarget) {
+  using T = TypeParam;
+  if constexpr (!ak::detail::vector_flag_type_v<T>) {
+    GTEST_SKIP() << "no vector loop for this type";
+  } else {
+    AKT_RANDOM(r);
+    const restore_vector_target restore;
+    std::vector<buf<T>> inputs;
+    for (const pattern p : all_patterns) inputs.push_back(make_data<T>(1001, p, r));
+    for (i64 longest : {2, 5}) inputs.push_back(make_runs<T>(1001, longest, r));
+    // The bits of [b, e) that loop gives against want(i), for every range above.
+    auto check_bits = [](const char* name, const buf<T>& v, const auto& loop, const auto& want) {
+      i64 wrong = 0;
+      std::vector<std::uint64_t> words(3);
+      for (i64 b = 0; b < 67; ++b)
+        for (i64 e = b; e < std::min(v.size(), b + 131); ++e) {
+          std::fill(words.begin(), words.end(), ~std::uint64_t{0});
+          const i64 count = loop(ak::detail::vector_elements(v.data()), b, e, words.data());
+          i64 set = 0;
+          bool same = true;
+          for (i64 i = b; i < b + 64 * ((e - b + 63) / 64); ++i) {
+            const bool bit = (words[static_cast<std::size_t>((i - b) / 64)] >> ((i - b) % 64)) & 1;
+            same = same && bit == (i < e && want(i));
+            set += i < e && want(i);
+          }
+          if ((!same || count != set) && ++wrong <= 3)
+            ADD_FAILURE() << name << " over [" << b << ", " << e << "): count " << count
+                          << ", want " << set << (same ? "" : ", wrong bits");
+        }
+      EXPECT_EQ(wrong, 0) << name;
+    };
+    for (const ak::cpu::vector_target_info& target : ak::cpu::vector_targets()) {
+      if (!target.supported) {
+        std::cout << "[ skipped  ] vector target " << target.name << ": this machine lacks it\n";
+        continue;
+      }
+      ak::cpu::set_vector_target(target.name);
+      ASSERT_EQ(ak::cpu::vector_target(), target.name);
+      for (std::size_t k = 0; k < inputs.size(); ++k) {
+        SCOPED_TRACE("target " + target.name + ", input " + std::to_string(k));
+        const buf<T>& v = inputs[k];
+        check_bits(
+            "run_head_bits", v,
+            [](const auto* p, i64 b, i64 e, std::uint64_t* w) {
+              return ak::cpu::run_head_bits(p, b, e, w);
+            },
+            [&](i64 i) { return i == 0 || !ak::isequal{}(v[i - 1], v[i]); });
+        check_bits(
+            "nonzero_bits", v,
+            [](const auto* p, i64 b, i64 e, std::uint64_t* w) {
+              return ak::cpu::nonzero_bits(p, b, e, w);
+            },
+            [&](i64 i) { return static_cast<bool>(v[i]); });
+        const auto [heads, lengths] = ref_runs(v, ak::isequal{});
+        EXPECT_EQ(ak::unique_count(v.view()), heads.size());
+        auto [values, got_lengths] = ak::run_length_encode(v.view());
+        EXPECT_TRUE(same_bits_elements(to_buf(values), heads));
+        EXPECT_TRUE(same_elements(got_lengths, lengths));
+        EXPECT_TRUE(same_elements(ak::findall(v.view()), ref_findall(v, ak::detail::truthy{})));
+        EXPECT_TRUE(same_bits_elements(to_buf(ak::copy_if(v.view(), v.view())),
+                                       ref_copy_if(v, ak::detail::truthy{})));
+      }
+    }
+  }
+}
+
 // Floats: NaN of either sign equals every NaN, -0.0 and +0.0 differ (ak::isequal); NaN is
 // nonzero for findall; the bits of the kept element are the first of its run's.
 template <class T>

@@ -643,11 +643,7 @@ AKT_TAG(cpu_only, "*VectorSortOnEveryTarget");
 TYPED_TEST(Sort, VectorSortOnEveryTarget) {
   using T = TypeParam;
   AKT_RANDOM(r);
-  // Afterwards the target in force before (AK_CPU_TARGET's, or the best).
-  struct back_to_before {
-    std::string name = ak::cpu::vector_target();
-    ~back_to_before() { ak::cpu::set_vector_target(name); }
-  } restore;
+  const restore_vector_target restore;
   for (const ak::cpu::vector_target_info& target : ak::cpu::vector_targets()) {
     if (!target.supported) {
       std::cout << "[ skipped  ] vector target " << target.name << ": this machine lacks it\n";

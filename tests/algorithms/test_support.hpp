@@ -28,6 +28,8 @@
 #include <vector>
 
 #include "ak/ak.hpp"
+#include "ak/backends/cpu/vector_loops.hpp"
+#include "ak/backends/cpu/vector_sort.hpp"
 #include "ak/core/sanitizers.hpp"
 #include "error_message.hpp"
 
@@ -802,6 +804,21 @@ class thread_cap {
   ~thread_cap() { ak::cpu::set_num_threads(0); }
   thread_cap(const thread_cap&) = delete;
   thread_cap& operator=(const thread_cap&) = delete;
+};
+
+// ---- Vector targets ---------------------------------------------------------------------------
+
+// Puts back, at the end of a scope, the cpu vector code's target in force at its start
+// (AK_CPU_TARGET's, or the best the machine has): for tests that run each target in turn.
+class restore_vector_target {
+ public:
+  restore_vector_target() = default;
+  ~restore_vector_target() { ak::cpu::set_vector_target(before_); }
+  restore_vector_target(const restore_vector_target&) = delete;
+  restore_vector_target& operator=(const restore_vector_target&) = delete;
+
+ private:
+  std::string before_ = ak::cpu::vector_target();
 };
 
 // ---- References -------------------------------------------------------------------------------

@@ -26,7 +26,7 @@ class cpu_keyed : public cpu_selection {
   std::int64_t reduce_runs(std::int64_t n, const K* keys, const V* values, const Head& head,
                            const Op& op, const R& init, bool has_init, K* keys_out,
                            R* values_out) const {
-    return cpu::reduce_runs<R>(n, keys, values, head, op,
+    return cpu::reduce_runs<R>(n, keys, values, cpu_flag(head), op,
                                has_init ? std::optional<R>(init) : std::nullopt, keys_out,
                                values_out, scan_.cpu_grain);
   }

@@ -1,6 +1,7 @@
 // The cpu backend's vector code, compiled for several instruction sets with the best one the
-// machine has chosen at run time: today the vectorised quicksort of Highway (vqsort, Debian's
-// libhwy-dev), which radix sort uses for its in-cache buckets (radix_sort.hpp).
+// machine has chosen at run time: the vectorised quicksort of Highway (vqsort, Debian's
+// libhwy-dev), which radix sort uses for its in-cache buckets (radix_sort.hpp), and the loops of
+// vector_loops.hpp.
 //
 // The instruction set is chosen once, when the cpu backend loads: the best the machine has, or
 // the one AK_CPU_TARGET names (and those below it), for tests and comparisons. Names are

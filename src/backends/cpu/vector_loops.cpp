@@ -1,0 +1,124 @@
+// The cpu backend's vector loops (ak/backends/cpu/vector_loops.hpp), compiled once per
+// instruction set by Highway's foreach_target (which includes this file again for each, hence
+// HWY_TARGET_INCLUDE) and dispatched to the target Highway has chosen (vector_sort.cpp sets it).
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "backends/cpu/vector_loops.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+// foreach_target.h first
+#include <hwy/highway.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <type_traits>
+
+#include "ak/core/operators.hpp"
+
+// The element types of the loops (vector_loops.hpp's overloads), each with its name's suffix.
+#ifndef AK_VECTOR_LOOP_TYPES
+// clang-format off
+#define AK_VECTOR_LOOP_TYPES(X)                                                 \
+  X(std::int8_t, i8) X(std::uint8_t, u8) X(std::int16_t, i16) X(std::uint16_t, u16) \
+  X(std::int32_t, i32) X(std::uint32_t, u32) X(std::int64_t, i64) X(std::uint64_t, u64) \
+  X(float, f32) X(double, f64)
+// clang-format on
+#endif
+
+HWY_BEFORE_NAMESPACE();
+namespace ak::cpu::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// The lanes where ak::isequal(a, b) holds: for integers a == b; for floats equal bits (which
+// tells -0.0 from +0.0) or both NaN (every NaN equals every NaN).
+template <class D, class V>
+HWY_INLINE auto equal_lanes(D d, V a, V b) {
+  if constexpr (std::is_floating_point_v<hn::TFromD<D>>) {
+    const hn::RebindToUnsigned<D> du;
+    return hn::Or(hn::RebindMask(d, hn::Eq(hn::BitCast(du, a), hn::BitCast(du, b))),
+                  hn::And(hn::IsNaN(a), hn::IsNaN(b)));
+  } else {
+    return hn::Eq(a, b);
+  }
+}
+
+// Bits of a flag over [b, e), as vector_loops.hpp describes them: lanes(d, i) gives the flags of
+// the vector of indices from i as a mask, for any i >= first with a whole vector before e;
+// one(i) the flag of any index. Words of 64 whole indices take the vector form (64 / Lanes(d)
+// masks put in place), others (the last word, one that starts before `first`) the scalar one.
+template <class D, class Lanes, class One>
+std::int64_t flag_bits(D d, std::int64_t b, std::int64_t e, std::uint64_t* bits, std::int64_t first,
+                       const Lanes& lanes, const One& one) {
+  const auto n = static_cast<std::int64_t>(hn::Lanes(d));  // 1 to 64, a power of two
+  std::int64_t set = 0;
+  for (std::int64_t w = 0; b + 64 * w < e; ++w) {
+    const std::int64_t base = b + 64 * w, count = std::min<std::int64_t>(64, e - base);
+    std::uint64_t word = 0;
+    if (count == 64 && base >= first) {
+      for (std::int64_t j = 0; j < 64; j += n) {
+        std::uint64_t mask = 0;  // StoreMaskBits writes (n + 7) / 8 bytes, at most 8
+        hn::StoreMaskBits(d, lanes(d, base + j), reinterpret_cast<std::uint8_t*>(&mask));
+        word |= mask << j;
+      }
+    } else {
+      for (std::int64_t j = 0; j < count; ++j) word |= std::uint64_t{one(base + j)} << j;
+    }
+    bits[w] = word;
+    set += static_cast<std::int64_t>(hwy::PopCount(word));
+  }
+  return set;
+}
+
+// Run heads: each vector compared with the one a lane before it (unaligned loads of what the
+// last one read).
+template <class T>
+std::int64_t run_heads(const T* p, std::int64_t b, std::int64_t e, std::uint64_t* bits) {
+  return flag_bits(
+      hn::ScalableTag<T>(), b, e, bits, 1,
+      [p](auto d, std::int64_t i) {
+        return hn::Not(equal_lanes(d, hn::LoadU(d, p + i - 1), hn::LoadU(d, p + i)));
+      },
+      [p](std::int64_t i) { return i == 0 || !isequal{}(p[i - 1], p[i]); });
+}
+
+// Nonzero elements (NaN among them; -0.0 is zero): not equal to zero, as an ordered compare
+// says on every target (Highway's != of floats is ordered on some and not on others).
+template <class T>
+std::int64_t nonzero(const T* p, std::int64_t b, std::int64_t e, std::uint64_t* bits) {
+  return flag_bits(
+      hn::ScalableTag<T>(), b, e, bits, 0,
+      [p](auto d, std::int64_t i) { return hn::Not(hn::Eq(hn::LoadU(d, p + i), hn::Zero(d))); },
+      [p](std::int64_t i) { return static_cast<bool>(p[i]); });
+}
+
+#define AK_LOOPS(T, suffix)                                                                        \
+  std::int64_t run_heads_##suffix(const T* p, std::int64_t b, std::int64_t e,                      \
+                                  std::uint64_t* bits) {                                           \
+    return run_heads(p, b, e, bits);                                                               \
+  }                                                                                                \
+  std::int64_t nonzero_##suffix(const T* p, std::int64_t b, std::int64_t e, std::uint64_t* bits) { \
+    return nonzero(p, b, e, bits);                                                                 \
+  }
+AK_VECTOR_LOOP_TYPES(AK_LOOPS)
+#undef AK_LOOPS
+
+}  // namespace ak::cpu::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+#include "ak/backends/cpu/vector_loops.hpp"
+
+namespace ak::cpu {
+
+#define AK_LOOPS(T, suffix)                                                                     \
+  HWY_EXPORT(run_heads_##suffix);                                                               \
+  std::int64_t run_head_bits(const T* p, std::int64_t b, std::int64_t e, std::uint64_t* bits) { \
+    return HWY_DYNAMIC_DISPATCH(run_heads_##suffix)(p, b, e, bits);                             \
+  }                                                                                             \
+  HWY_EXPORT(nonzero_##suffix);                                                                 \
+  std::int64_t nonzero_bits(const T* p, std::int64_t b, std::int64_t e, std::uint64_t* bits) {  \
+    return HWY_DYNAMIC_DISPATCH(nonzero_##suffix)(p, b, e, bits);                               \
+  }
+AK_VECTOR_LOOP_TYPES(AK_LOOPS)
+#undef AK_LOOPS
+
+}  // namespace ak::cpu
+#endif  // HWY_ONCE
