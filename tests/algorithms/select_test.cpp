@@ -216,7 +216,6 @@ TYPED_TEST(Select, FlagBitsOnEveryVectorTarget) {
     GTEST_SKIP() << "no vector loop for this type";
   } else {
     AKT_RANDOM(r);
-    const restore_vector_target restore;
     std::vector<buf<T>> inputs;
     for (const pattern p : all_patterns) inputs.push_back(make_data<T>(1001, p, r));
     for (i64 longest : {2, 5}) inputs.push_back(make_runs<T>(1001, longest, r));
@@ -241,15 +240,9 @@ TYPED_TEST(Select, FlagBitsOnEveryVectorTarget) {
         }
       EXPECT_EQ(wrong, 0) << name;
     };
-    for (const ak::cpu::vector_target_info& target : ak::cpu::vector_targets()) {
-      if (!target.supported) {
-        std::cout << "[ skipped  ] vector target " << target.name << ": this machine lacks it\n";
-        continue;
-      }
-      ak::cpu::set_vector_target(target.name);
-      ASSERT_EQ(ak::cpu::vector_target(), target.name);
+    for_each_vector_target([&](const std::string& target) {
       for (std::size_t k = 0; k < inputs.size(); ++k) {
-        SCOPED_TRACE("target " + target.name + ", input " + std::to_string(k));
+        SCOPED_TRACE("target " + target + ", input " + std::to_string(k));
         const buf<T>& v = inputs[k];
         check_bits(
             "run_head_bits", v,
@@ -272,7 +265,7 @@ TYPED_TEST(Select, FlagBitsOnEveryVectorTarget) {
         EXPECT_TRUE(same_bits_elements(to_buf(ak::copy_if(v.view(), v.view())),
                                        ref_copy_if(v, ak::detail::truthy{})));
       }
-    }
+    });
   }
 }
 

@@ -643,19 +643,12 @@ AKT_TAG(cpu_only, "*VectorSortOnEveryTarget");
 TYPED_TEST(Sort, VectorSortOnEveryTarget) {
   using T = TypeParam;
   AKT_RANDOM(r);
-  const restore_vector_target restore;
-  for (const ak::cpu::vector_target_info& target : ak::cpu::vector_targets()) {
-    if (!target.supported) {
-      std::cout << "[ skipped  ] vector target " << target.name << ": this machine lacks it\n";
-      continue;
-    }
-    ak::cpu::set_vector_target(target.name);
-    ASSERT_EQ(ak::cpu::vector_target(), target.name);
+  for_each_vector_target([&](const std::string& target) {
     for (i64 n : {i64{2}, i64{65}, i64{1000}, i64{40000}})
       for (const pattern p : all_patterns) {
         const bool rev = r.chance(0.5);
-        SCOPED_TRACE("target " + target.name + ", n = " + std::to_string(n) + ", pattern " +
-                     name_of(p) + (rev ? ", rev" : ""));
+        SCOPED_TRACE("target " + target + ", n = " + std::to_string(n) + ", pattern " + name_of(p) +
+                     (rev ? ", rev" : ""));
         const buf<T> data = make_data<T>(n, p, r);
         const buf<T> want = permuted(data, stable_permutation(data, rev));
         buf<T> got = data;
@@ -663,7 +656,7 @@ TYPED_TEST(Sort, VectorSortOnEveryTarget) {
                                          .rev = rev, .alg = ak::radix_sort{.radix_vector_run = 1}});
         EXPECT_TRUE(same_bits_elements(got, want));
       }
-  }
+  });
 }
 
 // A target named wrongly, or one this machine lacks: an error naming what there is.

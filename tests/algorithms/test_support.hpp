@@ -808,18 +808,25 @@ class thread_cap {
 
 // ---- Vector targets ---------------------------------------------------------------------------
 
-// Puts back, at the end of a scope, the cpu vector code's target in force at its start
-// (AK_CPU_TARGET's, or the best the machine has): for tests that run each target in turn.
-class restore_vector_target {
- public:
-  restore_vector_target() = default;
-  ~restore_vector_target() { ak::cpu::set_vector_target(before_); }
-  restore_vector_target(const restore_vector_target&) = delete;
-  restore_vector_target& operator=(const restore_vector_target&) = delete;
-
- private:
-  std::string before_ = ak::cpu::vector_target();
-};
+// f(name) with the cpu vector code on each instruction set the build has code for and this
+// machine has, in turn (those it lacks are named and skipped); afterwards the target in force
+// before (AK_CPU_TARGET's, or the best the machine has).
+template <class F>
+void for_each_vector_target(const F& f) {
+  struct restore {
+    std::string before = ak::cpu::vector_target();
+    ~restore() { ak::cpu::set_vector_target(before); }
+  } const restore_at_end;
+  for (const ak::cpu::vector_target_info& target : ak::cpu::vector_targets()) {
+    if (!target.supported) {
+      std::cout << "[ skipped  ] vector target " << target.name << ": this machine lacks it\n";
+      continue;
+    }
+    ak::cpu::set_vector_target(target.name);
+    ASSERT_EQ(ak::cpu::vector_target(), target.name);
+    f(target.name);
+  }
+}
 
 // ---- References -------------------------------------------------------------------------------
 

@@ -11,17 +11,8 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "ak/backends/cpu/vector_loops.hpp"  // AK_CPU_VECTOR_LOOP_TYPES
 #include "ak/core/operators.hpp"
-
-// The element types of the loops (vector_loops.hpp's overloads), each with its name's suffix.
-#ifndef AK_VECTOR_LOOP_TYPES
-// clang-format off
-#define AK_VECTOR_LOOP_TYPES(X)                                                 \
-  X(std::int8_t, i8) X(std::uint8_t, u8) X(std::int16_t, i16) X(std::uint16_t, u16) \
-  X(std::int32_t, i32) X(std::uint32_t, u32) X(std::int64_t, i64) X(std::uint64_t, u64) \
-  X(float, f32) X(double, f64)
-// clang-format on
-#endif
 
 HWY_BEFORE_NAMESPACE();
 namespace ak::cpu::HWY_NAMESPACE {
@@ -97,15 +88,13 @@ std::int64_t nonzero(const T* p, std::int64_t b, std::int64_t e, std::uint64_t* 
   std::int64_t nonzero_##suffix(const T* p, std::int64_t b, std::int64_t e, std::uint64_t* bits) { \
     return nonzero(p, b, e, bits);                                                                 \
   }
-AK_VECTOR_LOOP_TYPES(AK_LOOPS)
+AK_CPU_VECTOR_LOOP_TYPES(AK_LOOPS)
 #undef AK_LOOPS
 
 }  // namespace ak::cpu::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
-#include "ak/backends/cpu/vector_loops.hpp"
-
 namespace ak::cpu {
 
 #define AK_LOOPS(T, suffix)                                                                     \
@@ -117,7 +106,7 @@ namespace ak::cpu {
   std::int64_t nonzero_bits(const T* p, std::int64_t b, std::int64_t e, std::uint64_t* bits) {  \
     return HWY_DYNAMIC_DISPATCH(nonzero_##suffix)(p, b, e, bits);                               \
   }
-AK_VECTOR_LOOP_TYPES(AK_LOOPS)
+AK_CPU_VECTOR_LOOP_TYPES(AK_LOOPS)
 #undef AK_LOOPS
 
 }  // namespace ak::cpu

@@ -7,60 +7,34 @@
 #include <cstdint>
 #include <type_traits>
 
+// The element types of the loops, each with the suffix of its per-target names (vector_loops.cpp).
+// clang-format off
+#define AK_CPU_VECTOR_LOOP_TYPES(X)                                                             \
+  X(std::int8_t, i8) X(std::uint8_t, u8) X(std::int16_t, i16) X(std::uint16_t, u16)             \
+  X(std::int32_t, i32) X(std::uint32_t, u32) X(std::int64_t, i64) X(std::uint64_t, u64)         \
+  X(float, f32) X(double, f64)
+// clang-format on
+
 namespace ak::cpu {
 
 // The run heads in [b, e) of p as bits: bit j of bits[w] is set when i = b + 64 w + j is the
 // first index of a run of equal consecutive elements, i == 0 or !ak::isequal(p[i - 1], p[i]) (the
 // flags of unique and run_length_encode in the default equality). Writes (e - b + 63) / 64 words;
 // the bits past e are zero. Returns the number of run heads in [b, e). 0 <= b <= e.
-std::int64_t run_head_bits(const std::int8_t* p, std::int64_t b, std::int64_t e,
-                           std::uint64_t* bits);
-std::int64_t run_head_bits(const std::uint8_t* p, std::int64_t b, std::int64_t e,
-                           std::uint64_t* bits);
-std::int64_t run_head_bits(const std::int16_t* p, std::int64_t b, std::int64_t e,
-                           std::uint64_t* bits);
-std::int64_t run_head_bits(const std::uint16_t* p, std::int64_t b, std::int64_t e,
-                           std::uint64_t* bits);
-std::int64_t run_head_bits(const std::int32_t* p, std::int64_t b, std::int64_t e,
-                           std::uint64_t* bits);
-std::int64_t run_head_bits(const std::uint32_t* p, std::int64_t b, std::int64_t e,
-                           std::uint64_t* bits);
-std::int64_t run_head_bits(const std::int64_t* p, std::int64_t b, std::int64_t e,
-                           std::uint64_t* bits);
-std::int64_t run_head_bits(const std::uint64_t* p, std::int64_t b, std::int64_t e,
-                           std::uint64_t* bits);
-std::int64_t run_head_bits(const float* p, std::int64_t b, std::int64_t e, std::uint64_t* bits);
-std::int64_t run_head_bits(const double* p, std::int64_t b, std::int64_t e, std::uint64_t* bits);
+//
+// nonzero_bits: the same for the nonzero elements (p[i] converts to true: NaN does, -0.0 does
+// not; the flags of findall without a predicate and of copy_if's flags). For bool, pass the
+// bytes.
+#define AK_CPU_VECTOR_LOOPS(T, suffix)                                                         \
+  std::int64_t run_head_bits(const T* p, std::int64_t b, std::int64_t e, std::uint64_t* bits); \
+  std::int64_t nonzero_bits(const T* p, std::int64_t b, std::int64_t e, std::uint64_t* bits);
+AK_CPU_VECTOR_LOOP_TYPES(AK_CPU_VECTOR_LOOPS)
+#undef AK_CPU_VECTOR_LOOPS
 
-// The nonzero elements in [b, e) of p as bits (as run_head_bits: bit j of bits[w] is set when
-// p[b + 64 w + j] converts to true: NaN does, -0.0 does not; the flags of findall without a
-// predicate and of copy_if's flags). Returns how many there are. For bool, pass the bytes.
-std::int64_t nonzero_bits(const std::int8_t* p, std::int64_t b, std::int64_t e,
-                          std::uint64_t* bits);
-std::int64_t nonzero_bits(const std::uint8_t* p, std::int64_t b, std::int64_t e,
-                          std::uint64_t* bits);
-std::int64_t nonzero_bits(const std::int16_t* p, std::int64_t b, std::int64_t e,
-                          std::uint64_t* bits);
-std::int64_t nonzero_bits(const std::uint16_t* p, std::int64_t b, std::int64_t e,
-                          std::uint64_t* bits);
-std::int64_t nonzero_bits(const std::int32_t* p, std::int64_t b, std::int64_t e,
-                          std::uint64_t* bits);
-std::int64_t nonzero_bits(const std::uint32_t* p, std::int64_t b, std::int64_t e,
-                          std::uint64_t* bits);
-std::int64_t nonzero_bits(const std::int64_t* p, std::int64_t b, std::int64_t e,
-                          std::uint64_t* bits);
-std::int64_t nonzero_bits(const std::uint64_t* p, std::int64_t b, std::int64_t e,
-                          std::uint64_t* bits);
-std::int64_t nonzero_bits(const float* p, std::int64_t b, std::int64_t e, std::uint64_t* bits);
-std::int64_t nonzero_bits(const double* p, std::int64_t b, std::int64_t e, std::uint64_t* bits);
-
-// The element types the vector loops take (exactly those of the overloads above).
-template <class T>
-inline constexpr bool vector_loop_type_v =
-    std::is_same_v<T, std::int8_t> || std::is_same_v<T, std::uint8_t> ||
-    std::is_same_v<T, std::int16_t> || std::is_same_v<T, std::uint16_t> ||
-    std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::uint32_t> ||
-    std::is_same_v<T, std::int64_t> || std::is_same_v<T, std::uint64_t> ||
-    std::is_same_v<T, float> || std::is_same_v<T, double>;
+// The element types the vector loops take (exactly those of the list above).
+#define AK_CPU_VECTOR_LOOP_TYPE(T, suffix) std::is_same_v<T, Element> ||
+template <class Element>
+inline constexpr bool vector_loop_type_v = AK_CPU_VECTOR_LOOP_TYPES(AK_CPU_VECTOR_LOOP_TYPE) false;
+#undef AK_CPU_VECTOR_LOOP_TYPE
 
 }  // namespace ak::cpu
