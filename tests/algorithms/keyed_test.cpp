@@ -163,6 +163,36 @@ TYPED_TEST(KeyedFloat, NaNAndSignedZeroKeys) {
   EXPECT_TRUE(same_elements(rv, buf<std::int64_t>(want.data(), 5)));
 }
 
+// Float values of signed zeros and NaN summed and multiplied over runs: the cpu half starts a run's
+// fold from -0.0 (plus) or 1 (multiplies) where no init is given, which must give the bits of a
+// fold from the run's first element (-0.0 alone stays -0.0).
+TYPED_TEST(KeyedFloat, SignedZeroAndNaNValues) {
+  using T = TypeParam;
+  AKT_RANDOM(r);
+  const T special[] = {T(-0.0), T(0.0), std::numeric_limits<T>::quiet_NaN(), T(1.5), T(-2)};
+  for (i64 n : {1, 7, 4097, 100003}) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    const buf<std::int32_t> keys = make_key_runs<std::int32_t>(n, 4, r);
+    buf<T> v(n);
+    for (i64 i = 0; i < n; ++i) v[i] = special[r.index(r.between(0, 1) ? 2 : 5)];
+    const std::vector<i64> starts = run_starts(keys, ak::isequal{});
+    std::vector<i64> ends(starts.begin() + 1, starts.end());
+    ends.push_back(n);
+    auto check = [&](auto op, const char* name) {
+      SCOPED_TRACE(name);
+      auto [rk, rv] = ak::reduce_by_key(keys.view(), v.view(), op);
+      EXPECT_TRUE(
+          same_bits_elements(to_buf(rv), ref_segment_sums<T>(v, starts, ends, op, std::nullopt)))
+          << "reduce_by_key";
+      EXPECT_TRUE(same_bits_elements(to_buf(ak::accumulate_by_key(keys.view(), v.view(), op)),
+                                     ref_segmented_scan<T>(v, starts, op, std::nullopt, true)))
+          << "accumulate_by_key";
+    };
+    check(ak::plus{}, "plus");
+    check(ak::multiplies{}, "multiplies");
+  }
+}
+
 // A custom equality (keys in buckets of 4) and non-commutative operators on a custom type: the
 // first and the last value of each run, and 2x2 integer matrix products in element order.
 struct mat2 {

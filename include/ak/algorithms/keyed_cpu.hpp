@@ -21,7 +21,8 @@ class cpu_keyed : public cpu_selection {
   void check_scan() const {}  // any tile fits host memory
 
   // reduce_by_key's runs: each run's first key and its values folded (cpu::reduce_runs: one pass
-  // over the scan's tiles, no segmented items). Returns the number of runs.
+  // over the scan's tiles, no segmented items; the run heads as bits where cpu_flag gives them).
+  // Returns the number of runs.
   template <class R, class K, class V, class Head, class Op>
   std::int64_t reduce_runs(std::int64_t n, const K* keys, const V* values, const Head& head,
                            const Op& op, const R& init, bool has_init, K* keys_out,
@@ -31,11 +32,11 @@ class cpu_keyed : public cpu_selection {
                                values_out, scan_.cpu_grain);
   }
   // accumulate_by_key's and the scans over offsets' running values (cpu::accumulate_runs; an
-  // exclusive scan starts each run from init, given or neutral).
+  // exclusive scan starts each run from init, given or neutral; the heads as in reduce_runs).
   template <class R, class V, class Head, class Op>
   void accumulate_runs(std::int64_t n, const V* values, const Head& head, const Op& op,
                        const R& init, bool has_init, bool inclusive, R* out) const {
-    cpu::accumulate_runs<R>(n, values, head, op,
+    cpu::accumulate_runs<R>(n, values, cpu_flag(head), op,
                             has_init || !inclusive ? std::optional<R>(init) : std::nullopt,
                             inclusive, out, scan_.cpu_grain);
   }

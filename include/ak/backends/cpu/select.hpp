@@ -75,28 +75,35 @@ std::int64_t select_count_range(std::int64_t b, std::int64_t e, const Flag& flag
   return c;
 }
 
+// A loop over flags with a state: step(state, i, flag(i)) for i in [b, e) in order, from the
+// flag's bits where it has them; returns the state. The loops that write as they go (the
+// selection's writes, the runs' folds in runs.hpp) are written with it. Per word of bits, the step
+// and the state are copied into locals, whose addresses no store can hold, so that they stay in
+// registers: captured by reference they were reloaded from memory on every element, the stores
+// possibly aliasing them (`perf annotate`, 2026-12-06).
+template <class Flag, class State, class Step>
+State fold_flags(std::int64_t b, std::int64_t e, const Flag& flag, State state, const Step& step) {
+  if constexpr (flag_with_bits<Flag>) {
+    for_flag_words(b, e, flag, [&](std::int64_t base, std::uint64_t word, std::int64_t count) {
+      const Step s = step;
+      State st = state;
+      for (std::int64_t i = base; i < base + count; ++i, word >>= 1) s(st, i, (word & 1) != 0);
+      state = st;
+    });
+  } else {
+    for (std::int64_t i = b; i < e; ++i) step(state, i, flag(i));
+  }
+  return state;
+}
+
 // write(i, rank, flag(i)) for i in [b, e), the first rank being r.
 template <class Flag, class Write>
 void select_write_range(std::int64_t b, std::int64_t e, std::int64_t r, const Flag& flag,
                         const Write& write) {
-  if constexpr (flag_with_bits<Flag>) {
-    for_flag_words(b, e, flag, [&](std::int64_t base, std::uint64_t word, std::int64_t count) {
-      const Write w = write;  // copies in registers, as in select_store_range
-      std::int64_t k = r;
-      for (std::int64_t i = base; i < base + count; ++i, word >>= 1) {
-        const bool s = (word & 1) != 0;
-        w(i, k, s);
-        k += s ? 1 : 0;
-      }
-      r = k;
-    });
-  } else {
-    for (std::int64_t i = b; i < e; ++i) {
-      const bool s = flag(i);
-      write(i, r, s);
-      r += s ? 1 : 0;
-    }
-  }
+  fold_flags(b, e, flag, r, [write](std::int64_t& k, std::int64_t i, bool s) {
+    write(i, k, s);
+    k += s ? 1 : 0;
+  });
 }
 
 // The same for a tile whose count is known (ranks r to end - 1), for writers with store(i, r):
