@@ -1,9 +1,11 @@
 #include "ak/core/memory.hpp"
 
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstring>
+#include <mutex>
 #include <new>
 #include <string>
 
@@ -13,6 +15,113 @@ namespace ak {
 
 namespace {
 
+constexpr std::size_t huge_page = std::size_t{2} << 20;
+
+// Freed blocks of huge_page bytes or more (each of a multiple of huge_page bytes, aligned to
+// huge_page), for reuse by an allocation of the same size. A fixed table, oldest first: the cache
+// itself allocates nothing.
+class block_cache {
+ public:
+  // A kept block of exactly `size` bytes (the newest of them), or nullptr.
+  void* take(std::size_t size) noexcept {
+    std::lock_guard lock(mutex_);
+    for (std::size_t k = count_; k-- > 0;)
+      if (blocks_[k].size == size) {
+        void* p = blocks_[k].p;
+        remove(k);
+        return p;
+      }
+    return nullptr;
+  }
+  // Keeps p (size bytes) unless it exceeds the limit alone; evicts the oldest blocks to make room.
+  // Returns false where the caller must free p itself. Evicted blocks are freed outside the lock.
+  bool put(void* p, std::size_t size) noexcept {
+    block evicted[capacity];
+    std::size_t n = 0;
+    bool kept = false;
+    {
+      std::lock_guard lock(mutex_);
+      if (size <= limit()) {
+        while (count_ > 0 && (count_ == capacity || bytes_ + size > limit())) {
+          evicted[n++] = blocks_[0];
+          remove(0);
+        }
+        blocks_[count_++] = {p, size};
+        bytes_ += size;
+        kept = true;
+      }
+    }
+    for (std::size_t k = 0; k < n; ++k) free_block(evicted[k].p, evicted[k].size);
+    return kept;
+  }
+  void set_limit(std::size_t bytes) noexcept {
+    {
+      std::lock_guard lock(mutex_);
+      limit_ = bytes;
+    }
+    trim();
+  }
+  std::size_t limit() const noexcept {
+    if (limit_ == unset) {
+      const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+      limit_ = pages > 0 && page > 0
+                   ? static_cast<std::size_t>(pages) * static_cast<std::size_t>(page) / 8
+                   : std::size_t{1} << 30;
+    }
+    return limit_;
+  }
+  std::size_t limit_locked() noexcept {
+    std::lock_guard lock(mutex_);
+    return limit();
+  }
+  std::size_t bytes() noexcept {
+    std::lock_guard lock(mutex_);
+    return bytes_;
+  }
+  // Frees the oldest blocks until the kept bytes are within the limit (all of them: clear).
+  void trim(bool clear = false) noexcept {
+    for (;;) {
+      block b{};
+      {
+        std::lock_guard lock(mutex_);
+        if (count_ == 0 || (!clear && bytes_ <= limit())) return;
+        b = blocks_[0];
+        remove(0);
+      }
+      free_block(b.p, b.size);
+    }
+  }
+
+  static void free_block(void* p, std::size_t size) noexcept {
+    (void)size;
+    ::operator delete (p, std::align_val_t{huge_page});
+  }
+
+ private:
+  static constexpr std::size_t capacity = 16;
+  static constexpr std::size_t unset = ~std::size_t{0};
+  struct block {
+    void* p;
+    std::size_t size;
+  };
+  void remove(std::size_t k) noexcept {
+    bytes_ -= blocks_[k].size;
+    for (; k + 1 < count_; ++k) blocks_[k] = blocks_[k + 1];
+    --count_;
+  }
+
+  std::mutex mutex_;
+  block blocks_[capacity]{};
+  std::size_t count_ = 0;
+  std::size_t bytes_ = 0;
+  mutable std::size_t limit_ = unset;
+};
+
+block_cache& cache() {
+  static block_cache* c = new block_cache;  // never destroyed: arrays may free during exit
+  return *c;
+}
+
 class host_memory_space final : public memory_space {
  public:
   void* allocate(std::size_t bytes, std::size_t alignment) const override {
@@ -20,18 +129,22 @@ class host_memory_space final : public memory_space {
       throw argument_error("ak::host_memory().allocate", "alignment", "a power of two",
                            std::to_string(alignment));
     if (bytes == 0) return nullptr;
-    void* p = ::operator new (bytes, std::align_val_t{effective_alignment(alignment, bytes)});
+    if (cached(bytes, alignment))
+      if (void* p = cache().take(rounded(bytes))) return p;
+    const std::size_t size = cached(bytes, alignment) ? rounded(bytes) : bytes;
+    void* p = ::operator new (size, std::align_val_t{effective_alignment(alignment, bytes)});
 #ifdef MADV_HUGEPAGE
     // Large arrays on transparent huge pages (where the kernel gives them on advice): a fresh
     // array's first writes fault once per 2 MiB instead of once per 4 KiB, which for the arrays
     // that calls return (copy_if, sort, map, ...) was most of a call's time. Advice only.
-    if (bytes >= huge_page) madvise(p, bytes / huge_page * huge_page, MADV_HUGEPAGE);
+    if (bytes >= huge_page) madvise(p, size / huge_page * huge_page, MADV_HUGEPAGE);
 #endif
     return p;
   }
 
   void deallocate(void* p, std::size_t bytes, std::size_t alignment) const noexcept override {
     if (p == nullptr) return;
+    if (cached(bytes, alignment) && cache().put(p, rounded(bytes))) return;
     // Unsized: clang before 19 does not declare sized deallocation by default.
     ::operator delete (p, std::align_val_t{effective_alignment(alignment, bytes)});
   }
@@ -53,7 +166,13 @@ class host_memory_space final : public memory_space {
   }
 
  private:
-  static constexpr std::size_t huge_page = std::size_t{2} << 20;
+  // Blocks the cache keeps and gives: a huge page or more, aligned to no more than one.
+  static bool cached(std::size_t bytes, std::size_t alignment) noexcept {
+    return bytes >= huge_page && alignment <= huge_page;
+  }
+  static std::size_t rounded(std::size_t bytes) noexcept {
+    return (bytes + huge_page - 1) / huge_page * huge_page;
+  }
   // Blocks of a huge page or more start on one (the same rule in allocate and deallocate, which
   // are given the same size).
   static std::size_t effective_alignment(std::size_t alignment, std::size_t bytes) noexcept {
@@ -68,6 +187,19 @@ const memory_space& host_memory() noexcept {
   alignas(host_memory_space) static unsigned char storage[sizeof(host_memory_space)];
   static const host_memory_space* const space = ::new (storage) host_memory_space();
   return *space;
+}
+
+void set_host_cache_limit(std::size_t bytes) noexcept {
+  cache().set_limit(bytes);
+}
+std::size_t host_cache_limit() noexcept {
+  return cache().limit_locked();
+}
+std::size_t host_cache_bytes() noexcept {
+  return cache().bytes();
+}
+void release_cached_memory() noexcept {
+  cache().trim(true);
 }
 
 }  // namespace ak

@@ -161,7 +161,7 @@ outcome fail_each_allocation(const std::function<void()>& call, const checker& c
   outcome o;
   call();  // warm: first-use caches (tuning lookups, sim's stacks) are not the call's
   for (long k = 1; k < 100000; ++k) {
-    ak::cpu::release_cached_scratch();
+    ak::release_cached_memory();
     const long before = live.load();
     failed_one = false;
     countdown = k;
@@ -181,7 +181,7 @@ outcome fail_each_allocation(const std::function<void()>& call, const checker& c
     }
     countdown = 0;
     const bool reached = failed_one.load();
-    ak::cpu::release_cached_scratch();
+    ak::release_cached_memory();
     if (!reached) {
       if (threw && o.first.empty())
         o.first = std::string("threw without a failed allocation: ") + what;

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <vector>
 
 #include "ak/core/error.hpp"
 
@@ -57,6 +58,78 @@ TEST(HostMemory, AlignmentMustBeAPowerOfTwo) {
         e.what(),
         "ak::host_memory().allocate: argument 'alignment': expected a power of two, got 48");
   }
+}
+
+// The cache of freed blocks of 2 MiB or more: a block comes back to the next allocation of the
+// same rounded size, the kept bytes stay under the limit (the oldest go first), and
+// release_cached_memory frees them all.
+TEST(HostMemoryCache, ReusesFreedBlocksOfTheSameRoundedSize) {
+  const ak::memory_space& host = ak::host_memory();
+  const std::size_t saved = ak::host_cache_limit();
+  constexpr std::size_t mib = std::size_t{1} << 20;
+  ak::release_cached_memory();
+  ak::set_host_cache_limit(64 * mib);
+  EXPECT_EQ(ak::host_cache_limit(), 64 * mib);
+
+  void* a = host.allocate(3 * mib, 8);
+  std::memset(a, 1, 3 * mib);
+  host.deallocate(a, 3 * mib, 8);
+  EXPECT_EQ(ak::host_cache_bytes(), 4 * mib);  // rounded up to 2 MiB
+  // Another size: a block of its own; the kept one stays.
+  void* b = host.allocate(6 * mib, 8);
+  EXPECT_NE(b, a);
+  EXPECT_EQ(ak::host_cache_bytes(), 4 * mib);
+  host.deallocate(b, 6 * mib, 8);
+  EXPECT_EQ(ak::host_cache_bytes(), 10 * mib);
+  // The same rounded size (4 MiB), any alignment up to 2 MiB: the kept block, aligned for both.
+  void* c = host.allocate(4 * mib - 100, 4096);
+  EXPECT_EQ(c, a);
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(c) % (2 * mib), 0u);
+  EXPECT_EQ(ak::host_cache_bytes(), 6 * mib);
+  host.deallocate(c, 4 * mib - 100, 4096);
+  // Small blocks are not kept.
+  void* s = host.allocate(mib, 8);
+  host.deallocate(s, mib, 8);
+  EXPECT_EQ(ak::host_cache_bytes(), 10 * mib);
+
+  // A lower limit evicts the oldest (the 6 MiB block freed first).
+  ak::set_host_cache_limit(5 * mib);
+  EXPECT_EQ(ak::host_cache_bytes(), 4 * mib);
+  void* d = host.allocate(4 * mib, 8);
+  EXPECT_EQ(d, a);
+  // A block larger than the limit is freed at once; a limit of 0 keeps nothing.
+  void* e = host.allocate(8 * mib, 8);
+  host.deallocate(e, 8 * mib, 8);
+  EXPECT_EQ(ak::host_cache_bytes(), 0u);
+  ak::set_host_cache_limit(0);
+  host.deallocate(d, 4 * mib, 8);
+  EXPECT_EQ(ak::host_cache_bytes(), 0u);
+
+  ak::set_host_cache_limit(64 * mib);
+  void* f = host.allocate(2 * mib, 8);
+  host.deallocate(f, 2 * mib, 8);
+  EXPECT_EQ(ak::host_cache_bytes(), 2 * mib);
+  ak::release_cached_memory();
+  EXPECT_EQ(ak::host_cache_bytes(), 0u);
+  ak::set_host_cache_limit(saved);
+}
+
+// At most 16 blocks are kept, whatever their bytes: the 17th evicts the oldest.
+TEST(HostMemoryCache, KeepsAtMostSixteenBlocks) {
+  const ak::memory_space& host = ak::host_memory();
+  const std::size_t saved = ak::host_cache_limit();
+  constexpr std::size_t mib = std::size_t{1} << 20;
+  ak::release_cached_memory();
+  ak::set_host_cache_limit(1024 * mib);
+  std::vector<void*> blocks;
+  for (int k = 0; k < 17; ++k) blocks.push_back(host.allocate(2 * mib, 8));
+  for (void* p : blocks) host.deallocate(p, 2 * mib, 8);
+  EXPECT_EQ(ak::host_cache_bytes(), 32 * mib);
+  // The newest kept block comes back first; the first freed is gone.
+  EXPECT_EQ(host.allocate(2 * mib, 8), blocks.back());
+  host.deallocate(blocks.back(), 2 * mib, 8);
+  ak::release_cached_memory();
+  ak::set_host_cache_limit(saved);
 }
 
 }  // namespace

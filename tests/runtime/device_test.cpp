@@ -2,6 +2,7 @@
 
 #include "ak/backends/cpu.hpp"
 #include "ak/core/error.hpp"
+#include "ak/core/memory.hpp"
 #include "ak/runtime/device.hpp"
 
 namespace {
@@ -85,6 +86,27 @@ TEST(CpuThreads, BadEnvironmentIsAClearError) {
   } catch (const ak::backend_error& e) {
     EXPECT_NE(std::string(e.what()).find("AK_NUM_THREADS"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("many"), std::string::npos) << e.what();
+  }
+}
+
+// Run by CTest with AK_MEMORY_CACHE=3M: the cpu backend sets host memory's cache limit from it.
+TEST(HostCache, EnvironmentLimit) {
+  const char* env = std::getenv("AK_MEMORY_CACHE");
+  if (!env || std::string(env) != "3M") GTEST_SKIP() << "AK_MEMORY_CACHE is not '3M'";
+  ak::device d("cpu");
+  EXPECT_EQ(ak::host_cache_limit(), std::size_t{3} << 20);
+}
+
+// Run by CTest with AK_MEMORY_CACHE=12X; skipped otherwise.
+TEST(HostCache, BadEnvironmentIsAClearError) {
+  const char* env = std::getenv("AK_MEMORY_CACHE");
+  if (!env || std::string(env) != "12X") GTEST_SKIP() << "AK_MEMORY_CACHE is not '12X'";
+  try {
+    ak::device d("cpu");
+    FAIL();
+  } catch (const ak::backend_error& e) {
+    EXPECT_NE(std::string(e.what()).find("AK_MEMORY_CACHE"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("12X"), std::string::npos) << e.what();
   }
 }
 

@@ -5,6 +5,8 @@
 #include <tbb/info.h>
 #include <unistd.h>
 
+#include <cctype>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -17,6 +19,7 @@
 #include "../../runtime/registry.hpp"
 #include "ak/backends/cpu.hpp"
 #include "ak/core/error.hpp"
+#include "ak/core/memory.hpp"
 #include "cpu_backend.hpp"
 
 namespace ak::cpu {
@@ -33,6 +36,28 @@ struct thread_control {
 thread_control& threads() {
   static thread_control t;
   return t;
+}
+
+// AK_MEMORY_CACHE: the limit of host memory's cache (ak/core/memory.hpp) in bytes, with an
+// optional suffix K, M or G (powers of 1024), or the backend refuses to load (with this message).
+// Unset or empty: the default limit stays.
+std::string apply_memory_cache_env() {
+  const char* v = std::getenv("AK_MEMORY_CACHE");
+  if (!v || !*v) return {};
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long long n = std::strtoull(v, &end, 10);
+  int shift = 0;
+  if (*end == 'K' || *end == 'M' || *end == 'G') shift = *end == 'K' ? 10 : *end == 'M' ? 20 : 30;
+  const bool ok = end != v && std::isdigit(static_cast<unsigned char>(*v)) && errno == 0 &&
+                  end[shift ? 1 : 0] == '\0' && n <= (~0ULL >> shift);
+  if (!ok)
+    return std::string(
+               "AK_MEMORY_CACHE: expected a byte count (digits, then optionally K, M or G), "
+               "got \"") +
+           v + "\"";
+  set_host_cache_limit(static_cast<std::size_t>(n << shift));
+  return {};
 }
 
 // The cap in force: set_num_threads' n, else AK_NUM_THREADS, else none.
@@ -115,7 +140,7 @@ const char* allocate(void*, std::int64_t, std::size_t bytes, std::size_t alignme
   *out = nullptr;
   if (bytes == 0) return nullptr;
   try {
-    *out = ::operator new (bytes, std::align_val_t{std::max(alignment, host_alignment)});
+    *out = host_memory().allocate(bytes, alignment);  // host memory's cache included
     return nullptr;
   } catch (const std::bad_alloc&) {
     // Per thread and without allocating (there is no memory, and threads fail at once): the
@@ -126,8 +151,8 @@ const char* allocate(void*, std::int64_t, std::size_t bytes, std::size_t alignme
   }
 }
 
-void deallocate(void*, std::int64_t, void* p, std::size_t, std::size_t alignment) {
-  if (p) ::operator delete (p, std::align_val_t{std::max(alignment, host_alignment)});
+void deallocate(void*, std::int64_t, void* p, std::size_t bytes, std::size_t alignment) {
+  host_memory().deallocate(p, bytes, alignment);
 }
 
 const char* copy_bytes(void*, std::int64_t, void* dst, const void* src, std::size_t bytes) {
@@ -147,6 +172,10 @@ const char* cpu_backend_entry(std::uint32_t host_abi_version, ak_backend_v1* out
       return state.error.c_str();
     }
     apply_thread_limit(t);  // keeps a cap set in code before the backend loaded
+  }
+  if (std::string why = apply_memory_cache_env(); !why.empty()) {
+    state.error = why;
+    return state.error.c_str();
   }
   if (std::string why = detail::apply_vector_target_env(); !why.empty()) {
     state.error = why;

@@ -106,11 +106,11 @@ bool reset_peak_rss() {
 }
 
 // Runs f once and returns how far its peak RSS rose above the RSS before it, in bytes. Memory
-// that earlier calls freed but that stays resident (ak's cached scratch block, malloc's free
+// that earlier calls freed but that stays resident (ak's kept host blocks, malloc's free
 // lists) is given back first, so that the call's allocations show as a first call's do.
 std::optional<double> run_measuring_peak(const impl& f) {
   if (f.prepare) f.prepare();
-  ak::cpu::release_cached_scratch();
+  ak::release_cached_memory();
 #ifdef __GLIBC__
   // Freed heap memory stays resident and would be reused without touching new pages.
   malloc_trim(0);
@@ -390,6 +390,7 @@ json row_json(const case_result& c, const impl_result& r, bool is_ak) {
     j["check"] = r.mismatch.empty() ? "ok" : "mismatch: " + r.mismatch;
   }
   if (r.peak_bytes && c.input_bytes > 0) j["peak_rss_ratio"] = *r.peak_bytes / c.input_bytes;
+  if (is_ak) j["host_cache_limit_bytes"] = host_cache_limit();  // AK_MEMORY_CACHE
   if (!c.dist.empty()) j["dist"] = c.dist;
   return j;
 }
@@ -616,7 +617,13 @@ int run_bench(const bench_options& o) {
          "quarter of both written (one run per four elements); accumulate_by_key: keys and "
          "values read, values written; segmented_reduce: the values read, the int64 offsets "
          "read and the sums written; merge: the inputs read and the output written once; "
-         "partialsort: the input once.\n";
+         "partialsort: the input once.\n"
+      << "new outputs: ak's arrays and scratch of 2 MiB or more come, after the first run, "
+         "from the blocks its host memory keeps for reuse (up to "
+      << (host_cache_limit() >> 20)
+      << " MiB here; AK_MEMORY_CACHE=0 keeps none), pages already mapped; a peer writes "
+         "where its case says (an existing array, or a buffer allocated before each run, "
+         "untimed, whose fresh pages it touches in its time).\n";
 
   const std::int64_t l3 = device("cpu").info().l3_cache_bytes;
   bool in_cache = false;

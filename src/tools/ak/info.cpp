@@ -167,6 +167,7 @@ int run_info(const info_options& o) {
     json j;
     j["ak_version"] = version_string();
     j["num_threads"] = cpu::num_threads();
+    j["host_cache_limit_bytes"] = host_cache_limit();
     j["backends"] = json::array();
     for (const auto& b : loaded_backends()) {
       json names = json::array();
@@ -189,7 +190,9 @@ int run_info(const info_options& o) {
   // The whole text first: a tuning error found on the way (a bad AK_TUNING is read at the first
   // lookup) leaves nothing half-printed.
   std::ostringstream out;
-  out << "ak " << version_string() << ", cpu worker threads " << cpu::num_threads() << "\n";
+  out << "ak " << version_string() << ", cpu worker threads " << cpu::num_threads()
+      << ", host memory kept for reuse up to " << (host_cache_limit() >> 20)
+      << " MiB (AK_MEMORY_CACHE)\n";
   out << "backends loaded:\n";
   for (const auto& b : loaded_backends())
     out << "  " << b.name << " (" << b.origin << ", ABI " << b.abi_version << ", "

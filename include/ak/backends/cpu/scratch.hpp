@@ -1,10 +1,10 @@
 // Scratch memory for the cpu algorithms (sort's second buffer, scan's tile states, ...).
 //
 // Fresh memory costs a page fault per 4 KiB page on first touch, which for a sort's scratch
-// buffer can cost as much as the sort. So blocks of 2 MiB and more are aligned for, and advised
-// to use, transparent huge pages (also fewer TLB misses in scattering passes), and the most
-// recently released block is kept for the next call, as a GPU library's caching allocator keeps
-// device memory. ak::cpu::release_cached_scratch() gives the kept block back to the system.
+// buffer can cost as much as the sort. So scratch is host memory (ak/core/memory.hpp), whose
+// blocks of 2 MiB and more are aligned for, and advised to use, transparent huge pages (also fewer
+// TLB misses in scattering passes) and kept for the next call when freed, as a GPU library's
+// caching allocator keeps device memory; ak::release_cached_memory() gives them back.
 #pragma once
 
 #include <cstddef>
@@ -18,8 +18,6 @@ namespace ak::cpu {
 void* acquire_scratch(std::size_t bytes);
 // Gives back a block from acquire_scratch with the same byte count.
 void release_scratch(void* block, std::size_t bytes) noexcept;
-// Frees the block kept for reuse, if any.
-void release_cached_scratch() noexcept;
 
 // n uninitialised elements of a trivially copyable T from the scratch allocator (or from the
 // caller's memory when `external` is given).
