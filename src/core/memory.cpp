@@ -51,7 +51,7 @@ class block_cache {
         kept = true;
       }
     }
-    for (std::size_t k = 0; k < n; ++k) free_block(evicted[k].p, evicted[k].size);
+    for (std::size_t k = 0; k < n; ++k) free_block(evicted[k].p);
     return kept;
   }
   void set_limit(std::size_t bytes) noexcept {
@@ -88,14 +88,11 @@ class block_cache {
         b = blocks_[0];
         remove(0);
       }
-      free_block(b.p, b.size);
+      free_block(b.p);
     }
   }
 
-  static void free_block(void* p, std::size_t size) noexcept {
-    (void)size;
-    ::operator delete (p, std::align_val_t{huge_page});
-  }
+  static void free_block(void* p) noexcept { ::operator delete (p, std::align_val_t{huge_page}); }
 
  private:
   static constexpr std::size_t capacity = 16;
@@ -117,8 +114,11 @@ class block_cache {
   mutable std::size_t limit_ = unset;
 };
 
-block_cache& cache() {
-  static block_cache* c = new block_cache;  // never destroyed: arrays may free during exit
+block_cache& cache() noexcept {
+  // Never destroyed (arrays may free during exit), and not from the heap: a program that makes
+  // allocations fail (tests/algorithms/allocation_failure_test.cpp) fails none here.
+  alignas(block_cache) static unsigned char storage[sizeof(block_cache)];
+  static block_cache* const c = ::new (storage) block_cache();
   return *c;
 }
 
