@@ -310,7 +310,8 @@ constexpr std::optional<T> neutral_element() {
 // A neutral element e of op with op(e, x) equal to x bit for bit for every x, if ak knows one: a
 // fold may then start from e in place of its first element. neutral_element for integers and
 // bool; for floating point, -0.0 for plus (0.0 + -0.0 is +0.0) and 1 for multiplies, and none for
-// the others (minimum and maximum order NaN).
+// the others (minimum and maximum order NaN). A signalling NaN comes out quiet, as from any
+// arithmetic on it.
 template <class T, class Op>
 constexpr std::optional<T> exact_neutral_element() {
   if constexpr (std::is_floating_point_v<T>) {
