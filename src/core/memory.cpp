@@ -17,6 +17,14 @@ namespace {
 
 constexpr std::size_t huge_page = std::size_t{2} << 20;
 
+// An eighth of the machine's physical memory (1 GiB where the system does not tell).
+std::size_t default_limit() noexcept {
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  return pages > 0 && page > 0
+             ? static_cast<std::size_t>(pages) * static_cast<std::size_t>(page) / 8
+             : std::size_t{1} << 30;
+}
+
 // Freed blocks of huge_page bytes or more (each of a multiple of huge_page bytes, aligned to
 // huge_page), for reuse by an allocation of the same size. A fixed table, oldest first: the cache
 // itself allocates nothing.
@@ -41,8 +49,8 @@ class block_cache {
     bool kept = false;
     {
       std::lock_guard lock(mutex_);
-      if (size <= limit()) {
-        while (count_ > 0 && (count_ == capacity || bytes_ + size > limit())) {
+      if (size <= limit_) {
+        while (count_ > 0 && (count_ == capacity || bytes_ + size > limit_)) {
           evicted[n++] = blocks_[0];
           remove(0);
         }
@@ -61,18 +69,9 @@ class block_cache {
     }
     trim();
   }
-  std::size_t limit() const noexcept {
-    if (limit_ == unset) {
-      const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-      limit_ = pages > 0 && page > 0
-                   ? static_cast<std::size_t>(pages) * static_cast<std::size_t>(page) / 8
-                   : std::size_t{1} << 30;
-    }
-    return limit_;
-  }
-  std::size_t limit_locked() noexcept {
+  std::size_t limit() noexcept {
     std::lock_guard lock(mutex_);
-    return limit();
+    return limit_;
   }
   std::size_t bytes() noexcept {
     std::lock_guard lock(mutex_);
@@ -84,7 +83,7 @@ class block_cache {
       block b{};
       {
         std::lock_guard lock(mutex_);
-        if (count_ == 0 || (!clear && bytes_ <= limit())) return;
+        if (count_ == 0 || (!clear && bytes_ <= limit_)) return;
         b = blocks_[0];
         remove(0);
       }
@@ -96,7 +95,6 @@ class block_cache {
 
  private:
   static constexpr std::size_t capacity = 16;
-  static constexpr std::size_t unset = ~std::size_t{0};
   struct block {
     void* p;
     std::size_t size;
@@ -111,7 +109,7 @@ class block_cache {
   block blocks_[capacity]{};
   std::size_t count_ = 0;
   std::size_t bytes_ = 0;
-  mutable std::size_t limit_ = unset;
+  std::size_t limit_ = default_limit();
 };
 
 block_cache& cache() noexcept {
@@ -129,9 +127,10 @@ class host_memory_space final : public memory_space {
       throw argument_error("ak::host_memory().allocate", "alignment", "a power of two",
                            std::to_string(alignment));
     if (bytes == 0) return nullptr;
-    if (cached(bytes, alignment))
-      if (void* p = cache().take(rounded(bytes))) return p;
-    const std::size_t size = cached(bytes, alignment) ? rounded(bytes) : bytes;
+    const bool keep = cached(bytes, alignment);
+    const std::size_t size = keep ? rounded(bytes) : bytes;
+    if (keep)
+      if (void* p = cache().take(size)) return p;
     void* p = ::operator new (size, std::align_val_t{effective_alignment(alignment, bytes)});
 #ifdef MADV_HUGEPAGE
     // Large arrays on transparent huge pages (where the kernel gives them on advice): a fresh
@@ -193,7 +192,7 @@ void set_host_cache_limit(std::size_t bytes) noexcept {
   cache().set_limit(bytes);
 }
 std::size_t host_cache_limit() noexcept {
-  return cache().limit_locked();
+  return cache().limit();
 }
 std::size_t host_cache_bytes() noexcept {
   return cache().bytes();

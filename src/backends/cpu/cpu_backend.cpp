@@ -49,7 +49,7 @@ std::string apply_memory_cache_env() {
   const unsigned long long n = std::strtoull(v, &end, 10);
   int shift = 0;
   if (*end == 'K' || *end == 'M' || *end == 'G') shift = *end == 'K' ? 10 : *end == 'M' ? 20 : 30;
-  const bool ok = end != v && std::isdigit(static_cast<unsigned char>(*v)) && errno == 0 &&
+  const bool ok = std::isdigit(static_cast<unsigned char>(*v)) && errno == 0 &&
                   end[shift ? 1 : 0] == '\0' && n <= (~0ULL >> shift);
   if (!ok)
     return std::string(
