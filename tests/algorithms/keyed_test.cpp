@@ -7,6 +7,8 @@
 // and descending, with a key function; custom types, equalities and non-commutative operators;
 // strided inputs; per-call tunings; and the errors, raised before any result exists.
 #include <algorithm>
+#include <bit>
+#include <cmath>
 #include <numeric>
 
 #include "test_support.hpp"
@@ -459,6 +461,44 @@ TEST(KeyedTiles, ReduceOverOffsetsAcrossTiles) {
         ak::reduce(v.view(), ak::plus{}, ak::offsets{offs.view()},
                    ak::segment_options<std::int64_t>{.init = 1000, .tuning = {.cpu_grain = grain}}),
         want_sums));
+  }
+}
+
+// Within one cpu tile each segment is folded in element order, bit for bit, whatever the segment
+// lengths: sums of floats of many magnitudes (whose value depends on the order) from an init, over
+// segments from empty to longer than the cpu fold's blocks and lanes (4096 and 1024 elements),
+// in one tile (cpu_grain past n). GPU-style devices scan (value, head) items, a different grouping.
+TEST(KeyedTiles, FloatSegmentsInOneTileFoldInElementOrder) {
+  if (on_gpu_style()) GTEST_SKIP() << "the cpu's order; GPU-style devices group the scan's items";
+  AKT_RANDOM(r);
+  const i64 n = pick<i64>(300007, 30011);
+  std::vector<i64> o{0};
+  while (o.back() < n) {
+    const i64 len = r.chance(0.2)    ? 0
+                    : r.chance(0.05) ? r.between(1000, 9000)
+                    : r.chance(0.2)  ? r.between(8, 300)
+                                     : r.between(1, 7);
+    o.push_back(std::min(n, o.back() + len));
+  }
+  const buf<i64> offs(o.data(), static_cast<i64>(o.size()));
+  buf<double> v(n);
+  for (i64 i = 0; i < n; ++i)
+    v[i] = std::ldexp(r.unit() - 0.5, static_cast<int>(r.between(-30, 30)));
+  const double init = 0.1;
+  for (i64 grain : {i64{1} << 20, i64{100000}}) {
+    SCOPED_TRACE("cpu_grain " + std::to_string(grain));
+    const buf<double> got = to_buf(
+        ak::reduce(v.view(), ak::plus{}, ak::offsets{offs.view()},
+                   ak::segment_options<double>{.init = init, .tuning = {.cpu_grain = grain}}));
+    ASSERT_EQ(got.size(), static_cast<i64>(o.size()) - 1);
+    for (std::size_t s = 0; s + 1 < o.size(); ++s) {
+      if (grain < n && o[s] / grain != std::max(o[s], o[s + 1] - 1) / grain) continue;  // crosses
+      double a = init;
+      for (i64 i = o[s]; i < o[s + 1]; ++i) a += v[i];
+      ASSERT_EQ(std::bit_cast<std::uint64_t>(got[static_cast<i64>(s)]),
+                std::bit_cast<std::uint64_t>(a))
+          << "segment " << s << " [" << o[s] << ", " << o[s + 1] << ")";
+    }
   }
 }
 

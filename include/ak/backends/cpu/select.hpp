@@ -13,6 +13,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <concepts>
 #include <cstdint>
@@ -44,14 +45,25 @@ concept flag_with_bits = requires(const Flag& f, std::int64_t i, std::uint64_t* 
 
 // visit(i, be, words, set) for the flags of [b, e) in blocks [i, be) of 64 words (set: how many
 // bits are), and visit(base, word, count) for each word of 64 indices from b (count: the indices
-// of the word, 64 but in the last one).
+// of the word, 64 but in the last one). A flag without bits gives them one flag(i) at a time.
 template <class Flag, class Visit>
 void for_flag_blocks(std::int64_t b, std::int64_t e, const Flag& flag, const Visit& visit) {
   constexpr std::int64_t block = 64 * 64;
   std::uint64_t words[block / 64];
   for (std::int64_t i = b; i < e; i += block) {
     const std::int64_t be = std::min(e, i + block);
-    visit(i, be, words, flag.bits(i, be, words));
+    if constexpr (flag_with_bits<Flag>) {
+      visit(i, be, words, flag.bits(i, be, words));
+    } else {
+      std::fill(words, words + (be - i + 63) / 64, std::uint64_t{0});
+      std::int64_t set = 0;
+      for (std::int64_t j = i; j < be; ++j) {
+        const bool f = flag(j);
+        words[(j - i) / 64] |= std::uint64_t{f} << ((j - i) % 64);
+        set += f ? 1 : 0;
+      }
+      visit(i, be, words, set);
+    }
   }
 }
 template <class Flag, class Visit>
@@ -75,24 +87,92 @@ std::int64_t select_count_range(std::int64_t b, std::int64_t e, const Flag& flag
   return c;
 }
 
-// A loop over flags with a state: step(state, i, flag(i)) for i in [b, e) in order, from the
-// flag's bits where it has them; returns the state. The loops that write as they go (the
-// selection's writes, the runs' folds in runs.hpp) are written with it. Per word of bits, the step
-// and the state are copied into locals, whose addresses no store can hold, so that they stay in
-// registers: captured by reference they were reloaded from memory on every element, the stores
-// possibly aliasing them (`perf annotate`, 2026-12-06).
+// A loop over flags with a state: step(state, i, flag(i)) for i in [b, e) in order; returns the
+// state. fold_words reads the flags from bits (bit j of words[w] is the flag of b + 64 w + j);
+// fold_flags from the flag's bits where it has them, else from flag(i). The loops that write as
+// they go (the selection's writes, the runs' and segments' folds in runs.hpp) are written with
+// them. Per word of bits, the step and the state are copied into locals, whose addresses no store
+// can hold, so that they stay in registers: captured by reference they were reloaded from memory
+// on every element, the stores possibly aliasing them (`perf annotate`, 2026-12-06).
+template <class State, class Step>
+State fold_words(std::int64_t b, std::int64_t e, const std::uint64_t* words, State state,
+                 const Step& step) {
+  for (std::int64_t i = b; i < e; ++words) {
+    const Step s = step;
+    State st = state;
+    std::uint64_t word = *words;
+    for (const std::int64_t we = std::min(e, i + 64); i < we; ++i, word >>= 1)
+      s(st, i, (word & 1) != 0);
+    state = st;
+  }
+  return state;
+}
+// fold_words as four lanes at once, for a step whose latency bounds it (a running value's select
+// and op: one chain through every index). [b, e) is cut into four lanes of a whole number of
+// words (and a rest, folded after them); the lanes are folded in lockstep, independent chains,
+// lane l from enter(state, c), c being the flags set before it. A lane's indices before its first
+// set flag (its lead) are folded there from a state of no use, and again afterwards, lane by lane
+// in order, from the previous lane's state: the result is the one fold_words gives where a step
+// at a set flag depends on its state only through what enter sets (an output's place, a rank),
+// and the lead's steps store only where their second fold stores again.
+template <class State, class Step, class Enter>
+State fold_words_lanes(std::int64_t b, std::int64_t e, const std::uint64_t* words, State state,
+                       const Step& step, const Enter& enter) {
+  constexpr int lanes = 4;
+  const std::int64_t lane_words = (e - b) / lanes / 64, len = 64 * lane_words;
+  if (lane_words > 0) {
+    std::array<State, lanes> lane{state, state, state, state};
+    std::int64_t c = 0;
+    for (int l = 1; l < lanes; ++l) {
+      for (std::int64_t w = (l - 1) * lane_words; w < l * lane_words; ++w)
+        c += std::popcount(words[w]);
+      lane[l] = enter(state, c);
+    }
+    for (std::int64_t w = 0; w < lane_words; ++w) {
+      const Step s = step;
+      std::array<State, lanes> st = lane;
+      std::array<std::uint64_t, lanes> word;
+      unrolled<lanes>([&](int l) { word[l] = words[l * lane_words + w]; });
+      const std::int64_t i = b + 64 * w;
+      for (int j = 0; j < 64; ++j)
+        unrolled<lanes>([&](int l) { s(st[l], i + l * len + j, ((word[l] >> j) & 1) != 0); });
+      lane = st;
+    }
+    for (int l = 1; l < lanes; ++l) {  // the leads again, in order
+      const std::int64_t w0 = l * lane_words;
+      std::int64_t w = w0;
+      while (w < w0 + lane_words && words[w] == 0) ++w;
+      const std::int64_t lead_end =
+          w < w0 + lane_words ? b + 64 * w + std::countr_zero(words[w]) : b + 64 * w;
+      const State refolded = fold_words(b + 64 * w0, lead_end, words + w0, lane[l - 1], step);
+      if (w == w0 + lane_words) lane[l] = refolded;  // no flag set in the lane
+    }
+    state = lane[lanes - 1];
+  }
+  return fold_words(b + lanes * len, e, words + lanes * lane_words, state, step);
+}
 template <class Flag, class State, class Step>
 State fold_flags(std::int64_t b, std::int64_t e, const Flag& flag, State state, const Step& step) {
   if constexpr (flag_with_bits<Flag>) {
-    for_flag_words(b, e, flag, [&](std::int64_t base, std::uint64_t word, std::int64_t count) {
-      const Step s = step;
-      State st = state;
-      for (std::int64_t i = base; i < base + count; ++i, word >>= 1) s(st, i, (word & 1) != 0);
-      state = st;
-    });
+    for_flag_blocks(b, e, flag,
+                    [&](std::int64_t i, std::int64_t be, const std::uint64_t* words, auto) {
+                      state = fold_words(i, be, words, state, step);
+                    });
   } else {
     for (std::int64_t i = b; i < e; ++i) step(state, i, flag(i));
   }
+  return state;
+}
+
+// fold_flags for a step whose latency bounds it: the flags' bits folded in lanes
+// (fold_words_lanes, with its enter and its conditions on the step).
+template <class Flag, class State, class Step, class Enter>
+State fold_flags_lanes(std::int64_t b, std::int64_t e, const Flag& flag, State state,
+                       const Step& step, const Enter& enter) {
+  for_flag_blocks(b, e, flag,
+                  [&](std::int64_t i, std::int64_t be, const std::uint64_t* words, auto) {
+                    state = fold_words_lanes(i, be, words, state, step, enter);
+                  });
   return state;
 }
 
