@@ -7,9 +7,13 @@
 // along dims) against a loop that keeps the first NaN, else the first smallest (largest) element
 // in ak's order. histogram with even bins and with edges against a loop (std::upper_bound for
 // edges), NaN, infinities and values outside the bins included, and its errors.
+#include <algorithm>
+#include <cmath>
 #include <iterator>
+#include <limits>
 #include <numeric>
 #include <stdexcept>
+#include <tuple>
 
 #include "test_support.hpp"
 
@@ -684,6 +688,47 @@ TEST(HistogramWide, BoundsSubnormalsApart) {
   EXPECT_TRUE(same_elements(
       ak::histogram(v.view(), ak::even_bins<double>{.lower = 0, .upper = d, .count = 3}),
       from_vector(std::vector<i64>{2, 0, 1})));  // {0, -0.0}, {}, {d}
+}
+
+// Keys at and next to every bin boundary of even bins, where the bin's double arithmetic rounds
+// either way: each count as the reference computes it. (The cpu bins floats with the vector code,
+// whole vectors at a time, the rest with the scalar bin; both must agree with it.)
+template <class T>
+void check_bin_boundaries(rng& r) {
+  for (const auto& [lower, upper, count] :
+       {std::tuple<T, T, i64>{T(-3.7), T(11.3), 1000},
+        {T(0), T(1), 7},
+        {std::numeric_limits<T>::lowest(), std::numeric_limits<T>::max(), 256}}) {
+    std::vector<T> keys;
+    const double width = (static_cast<double>(upper) - static_cast<double>(lower)) / 2;
+    for (i64 k = 0; k <= count; ++k) {
+      // lower + k (upper - lower) / count without overflow, then its neighbours
+      const T edge =
+          static_cast<T>(static_cast<double>(lower) / 2 * 2 +
+                         2 * (width * static_cast<double>(k) / static_cast<double>(count)));
+      for (T x : {std::nextafter(edge, -std::numeric_limits<T>::infinity()), edge,
+                  std::nextafter(edge, std::numeric_limits<T>::infinity())})
+        keys.push_back(x);
+    }
+    std::shuffle(keys.begin(), keys.end(), r.engine());
+    const buf<T> v = from_vector(keys);
+    buf<i64> want(count, 0);
+    for (const T x : keys)
+      if (const i64 j = ref_even_bin(x, lower, upper, count); j >= 0) ++want[j];
+    SCOPED_TRACE(std::to_string(count) + " bins over [" + show(lower) + ", " + show(upper) + "]");
+    EXPECT_TRUE(same_elements(
+        ak::histogram(v.view(), ak::even_bins<T>{.lower = lower, .upper = upper, .count = count}),
+        want));
+  }
+}
+TEST(HistogramBoundaries, Float32) {
+  AKT_RANDOM(r);
+  check_bin_boundaries<float>(r);
+}
+TEST(HistogramBoundaries, Float64) {
+  AKT_SKIP_UNLESS_TYPE_ON_TARGET(double);
+  AKT_RANDOM(r);
+  check_bin_boundaries<double>(r);
 }
 
 template <class T>

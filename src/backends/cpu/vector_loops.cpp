@@ -80,6 +80,34 @@ std::int64_t nonzero(const T* p, std::int64_t b, std::int64_t e, std::uint64_t* 
       [p](std::int64_t i) { return static_cast<bool>(p[i]); });
 }
 
+// Even bins (vector_loops.hpp): in double, as the scalar bin computes them; the clamp to count -
+// 1 before the truncation instead of after it, the same for a whole bound. Separate multiplies
+// and subtracts, never fused (CMakeLists.txt: -ffp-contract=off), as the scalar code's are.
+template <class T>
+std::int64_t even_bin_indices(const T* p, std::int64_t n, T lower, T upper, double scaling,
+                              double origin, double scale, std::int64_t count, std::int32_t* bins) {
+  const hn::ScalableTag<double> d;
+  const hn::Rebind<T, decltype(d)> dt;  // the keys of one vector of doubles
+  const hn::Rebind<std::int32_t, decltype(d)> di;
+  const auto lanes = static_cast<std::int64_t>(hn::Lanes(d));
+  const auto lo = hn::Set(d, static_cast<double>(lower)),
+             hi = hn::Set(d, static_cast<double>(upper));
+  const auto s = hn::Set(d, scaling), o = hn::Set(d, origin), f = hn::Set(d, scale);
+  const auto last = hn::Set(d, static_cast<double>(count - 1)), none = hn::Set(d, -1.0);
+  std::int64_t i = 0;
+  for (; i + lanes <= n; i += lanes) {
+    hn::Vec<decltype(d)> x;
+    if constexpr (std::is_same_v<T, double>)
+      x = hn::LoadU(d, p + i);
+    else
+      x = hn::PromoteTo(d, hn::LoadU(dt, p + i));
+    const auto j = hn::Min(hn::Mul(hn::Sub(hn::Mul(x, s), o), f), last);
+    const auto inside = hn::And(hn::Ge(x, lo), hn::Le(x, hi));  // false for NaN
+    hn::StoreU(hn::DemoteTo(di, hn::IfThenElse(inside, j, none)), di, bins + i);
+  }
+  return i;
+}
+
 #define AK_LOOPS(T, suffix)                                                                        \
   std::int64_t run_heads_##suffix(const T* p, std::int64_t b, std::int64_t e,                      \
                                   std::uint64_t* bits) {                                           \
@@ -90,6 +118,15 @@ std::int64_t nonzero(const T* p, std::int64_t b, std::int64_t e, std::uint64_t* 
   }
 AK_CPU_VECTOR_LOOP_TYPES(AK_LOOPS)
 #undef AK_LOOPS
+#define AK_BINS(T, suffix)                                                                      \
+  std::int64_t even_bins_##suffix(const T* p, std::int64_t n, T lower, T upper, double scaling, \
+                                  double origin, double scale, std::int64_t count,              \
+                                  std::int32_t* bins) {                                         \
+    return even_bin_indices(p, n, lower, upper, scaling, origin, scale, count, bins);           \
+  }
+AK_BINS(float, f32)
+AK_BINS(double, f64)
+#undef AK_BINS
 
 }  // namespace ak::cpu::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
@@ -108,6 +145,17 @@ namespace ak::cpu {
   }
 AK_CPU_VECTOR_LOOP_TYPES(AK_LOOPS)
 #undef AK_LOOPS
+#define AK_BINS(T, suffix)                                                                      \
+  HWY_EXPORT(even_bins_##suffix);                                                               \
+  std::int64_t even_bin_indices(const T* p, std::int64_t n, T lower, T upper, double scaling,   \
+                                double origin, double scale, std::int64_t count,                \
+                                std::int32_t* bins) {                                           \
+    return HWY_DYNAMIC_DISPATCH(even_bins_##suffix)(p, n, lower, upper, scaling, origin, scale, \
+                                                    count, bins);                               \
+  }
+AK_BINS(float, f32)
+AK_BINS(double, f64)
+#undef AK_BINS
 
 }  // namespace ak::cpu
 #endif  // HWY_ONCE

@@ -31,6 +31,18 @@ namespace ak::cpu {
 AK_CPU_VECTOR_LOOP_TYPES(AK_CPU_VECTOR_LOOPS)
 #undef AK_CPU_VECTOR_LOOPS
 
+// The even bins of p[0, n) for float and double keys, as the histogram's even bins compute them
+// (ak/algorithms/detail/histogram_common.hpp: j = (x * scaling - origin) * scale in double,
+// truncated, at most count - 1; -1 for x outside [lower, upper] and for NaN), count < 2^31:
+// bins[k] for k below the number returned, a whole number of vectors; the caller bins the rest.
+#define AK_CPU_VECTOR_BINS(T)                                                                 \
+  std::int64_t even_bin_indices(const T* p, std::int64_t n, T lower, T upper, double scaling, \
+                                double origin, double scale, std::int64_t count,              \
+                                std::int32_t* bins);
+AK_CPU_VECTOR_BINS(float)
+AK_CPU_VECTOR_BINS(double)
+#undef AK_CPU_VECTOR_BINS
+
 // The element types the vector loops take (exactly those of the list above).
 #define AK_CPU_VECTOR_LOOP_TYPE(T, suffix) std::is_same_v<T, Element> ||
 template <class Element>
