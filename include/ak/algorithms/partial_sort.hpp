@@ -37,26 +37,6 @@ namespace ak {
 
 namespace detail {
 
-// x does not come after the threshold t: !less(t, x). In ak's default order (isless, by
-// identity) on numbers, a plain comparison says the same wherever the threshold is not NaN (the
-// last of the order) or a zero (-0.0 and +0.0, the only values isless orders apart from `<`):
-// `plain` is then 1 (x <= t) or, with rev, -1 (!(x < t): NaN comes first). Compilers vectorise
-// it and take the choice out of the loop: float32 in cache on one core, g++ -O3, 0.27 ns an
-// element against 1.07 for the general test (2026-12-06).
-template <class T, class Less>
-struct not_after {
-  T t;
-  Less less;
-  int plain = 0;
-  AK_KERNEL_FN bool operator()(const T& x) const {
-    if constexpr (std::is_arithmetic_v<T>) {
-      if (plain > 0) return x <= t;
-      if (plain < 0) return !(x < t);
-    }
-    return !less(t, x);
-  }
-};
-
 // not_after's `plain` for a threshold t in the order of `o`.
 template <class T, class By, class Lt>
 int plain_threshold(const T& t, const sort_options<By, Lt>& o) {

@@ -21,7 +21,7 @@ namespace ak::detail {
 // bits (the selection's passes read a flag's bits where it has them), where g++ does not
 // vectorise the flag on the x86-64 baseline: the run heads of the default equality, and
 // nonzero elements (findall without a predicate, copy_if's flags), for numbers and bool (whose
-// bytes are 0 or 1).
+// bytes are 0 or 1); partialsort's threshold test, for numbers.
 template <class T>
 inline constexpr bool vector_flag_type_v = cpu::vector_loop_type_v<T> || std::is_same_v<T, bool>;
 
@@ -49,6 +49,19 @@ struct vector_nonzero_flag : Flag {
   }
 };
 
+// partialsort's threshold (not_after), as bits by the vector loops where a plain comparison
+// says it, else one flag at a time.
+template <class T, class Less>
+struct vector_threshold_flag : pred_flag<T, not_after<T, Less>> {
+  std::int64_t bits(std::int64_t b, std::int64_t e, std::uint64_t* words) const {
+    const not_after<T, Less>& p = this->pred;
+    if (p.plain == 0)
+      return cpu::bits_one_by_one(static_cast<const pred_flag<T, not_after<T, Less>>&>(*this), b, e,
+                                  words);
+    return cpu::threshold_bits(this->in, b, e, p.t, p.plain < 0, words);
+  }
+};
+
 // The flag the cpu half runs for a flag of the front: one of the above where it applies, else
 // the flag itself.
 template <class Flag>
@@ -69,8 +82,13 @@ vector_nonzero_flag<pred_flag<T, truthy>, T> cpu_flag(const pred_flag<T, truthy>
 template <class F>
   requires vector_flag_type_v<F>
 vector_nonzero_flag<array_flag<F>, F> cpu_flag(const array_flag<F>& f) {
-  // clang-format on
   return {f, f.flags};
+}
+template <class T, class Less>
+  requires cpu::vector_loop_type_v<T>
+vector_threshold_flag<T, Less> cpu_flag(const pred_flag<T, not_after<T, Less>>& f) {
+  // clang-format on
+  return {f};
 }
 
 class cpu_selection {

@@ -80,6 +80,29 @@ std::int64_t nonzero(const T* p, std::int64_t b, std::int64_t e, std::uint64_t* 
       [p](std::int64_t i) { return static_cast<bool>(p[i]); });
 }
 
+// Threshold tests: x <= t, or !(x < t) (Highway's compares of floats are ordered: false for NaN;
+// integers have no <= on every target, and there !(x > t) says it).
+template <class T>
+std::int64_t threshold(const T* p, std::int64_t b, std::int64_t e, T t, bool at_least,
+                       std::uint64_t* bits) {
+  const hn::ScalableTag<T> d;
+  const auto v = hn::Set(d, t);
+  if (at_least)
+    return flag_bits(
+        d, b, e, bits, 0,
+        [p, v](auto dd, std::int64_t i) { return hn::Not(hn::Lt(hn::LoadU(dd, p + i), v)); },
+        [p, t](std::int64_t i) { return !(p[i] < t); });
+  return flag_bits(
+      d, b, e, bits, 0,
+      [p, v](auto dd, std::int64_t i) {
+        if constexpr (std::is_floating_point_v<T>)
+          return hn::Le(hn::LoadU(dd, p + i), v);
+        else
+          return hn::Not(hn::Gt(hn::LoadU(dd, p + i), v));
+      },
+      [p, t](std::int64_t i) { return p[i] <= t; });
+}
+
 // Even bins (vector_loops.hpp): in double, as the scalar bin computes them; the clamp to count -
 // 1 before the truncation instead of after it, the same for a whole bound. Separate multiplies
 // and subtracts, never fused (CMakeLists.txt: -ffp-contract=off), as the scalar code's are.
@@ -115,6 +138,10 @@ std::int64_t even_bin_indices(const T* p, std::int64_t n, T lower, T upper, doub
   }                                                                                                \
   std::int64_t nonzero_##suffix(const T* p, std::int64_t b, std::int64_t e, std::uint64_t* bits) { \
     return nonzero(p, b, e, bits);                                                                 \
+  }                                                                                                \
+  std::int64_t threshold_##suffix(const T* p, std::int64_t b, std::int64_t e, T t, bool at_least,  \
+                                  std::uint64_t* bits) {                                           \
+    return threshold(p, b, e, t, at_least, bits);                                                  \
   }
 AK_CPU_VECTOR_LOOP_TYPES(AK_LOOPS)
 #undef AK_LOOPS
@@ -142,6 +169,11 @@ namespace ak::cpu {
   HWY_EXPORT(nonzero_##suffix);                                                                 \
   std::int64_t nonzero_bits(const T* p, std::int64_t b, std::int64_t e, std::uint64_t* bits) {  \
     return HWY_DYNAMIC_DISPATCH(nonzero_##suffix)(p, b, e, bits);                               \
+  }                                                                                             \
+  HWY_EXPORT(threshold_##suffix);                                                               \
+  std::int64_t threshold_bits(const T* p, std::int64_t b, std::int64_t e, T t, bool at_least,   \
+                              std::uint64_t* bits) {                                            \
+    return HWY_DYNAMIC_DISPATCH(threshold_##suffix)(p, b, e, t, at_least, bits);                \
   }
 AK_CPU_VECTOR_LOOP_TYPES(AK_LOOPS)
 #undef AK_LOOPS

@@ -43,6 +43,20 @@ concept flag_with_bits = requires(const Flag& f, std::int64_t i, std::uint64_t* 
   { f.bits(i, i, words) } -> std::convertible_to<std::int64_t>;
 };
 
+// The bits of [b, e) as flag.bits gives them, from flag(i) one at a time.
+template <class Flag>
+std::int64_t bits_one_by_one(const Flag& flag, std::int64_t b, std::int64_t e,
+                             std::uint64_t* words) {
+  std::fill(words, words + (e - b + 63) / 64, std::uint64_t{0});
+  std::int64_t set = 0;
+  for (std::int64_t j = b; j < e; ++j) {
+    const bool f = flag(j);
+    words[(j - b) / 64] |= std::uint64_t{f} << ((j - b) % 64);
+    set += f ? 1 : 0;
+  }
+  return set;
+}
+
 // visit(i, be, words, set) for the flags of [b, e) in blocks [i, be) of 64 words (set: how many
 // bits are), and visit(base, word, count) for each word of 64 indices from b (count: the indices
 // of the word, 64 but in the last one). A flag without bits gives them one flag(i) at a time.
@@ -52,18 +66,10 @@ void for_flag_blocks(std::int64_t b, std::int64_t e, const Flag& flag, const Vis
   std::uint64_t words[block / 64];
   for (std::int64_t i = b; i < e; i += block) {
     const std::int64_t be = std::min(e, i + block);
-    if constexpr (flag_with_bits<Flag>) {
+    if constexpr (flag_with_bits<Flag>)
       visit(i, be, words, flag.bits(i, be, words));
-    } else {
-      std::fill(words, words + (be - i + 63) / 64, std::uint64_t{0});
-      std::int64_t set = 0;
-      for (std::int64_t j = i; j < be; ++j) {
-        const bool f = flag(j);
-        words[(j - i) / 64] |= std::uint64_t{f} << ((j - i) % 64);
-        set += f ? 1 : 0;
-      }
-      visit(i, be, words, set);
-    }
+    else
+      visit(i, be, words, bits_one_by_one(flag, i, be, words));
   }
 }
 template <class Flag, class Visit>

@@ -25,9 +25,14 @@ namespace ak::cpu {
 // nonzero_bits: the same for the nonzero elements (p[i] converts to true: NaN does, -0.0 does
 // not; the flags of findall without a predicate and of copy_if's flags). For bool, pass the
 // bytes.
+//
+// threshold_bits: the same for p[i] <= t, or with at_least !(p[i] < t) (true for NaN): the
+// plain threshold tests of partialsort's selection.
 #define AK_CPU_VECTOR_LOOPS(T, suffix)                                                         \
   std::int64_t run_head_bits(const T* p, std::int64_t b, std::int64_t e, std::uint64_t* bits); \
-  std::int64_t nonzero_bits(const T* p, std::int64_t b, std::int64_t e, std::uint64_t* bits);
+  std::int64_t nonzero_bits(const T* p, std::int64_t b, std::int64_t e, std::uint64_t* bits);  \
+  std::int64_t threshold_bits(const T* p, std::int64_t b, std::int64_t e, T t, bool at_least,  \
+                              std::uint64_t* bits);
 AK_CPU_VECTOR_LOOP_TYPES(AK_CPU_VECTOR_LOOPS)
 #undef AK_CPU_VECTOR_LOOPS
 
