@@ -153,14 +153,13 @@ std::int64_t reduce_runs(std::int64_t n, const K* keys, const V* values, const H
           g.rank += heads;
           return g;
         };
-        for_flag_blocks(i + 1, e, head,
-                        [&](std::int64_t p, std::int64_t pe, const std::uint64_t* words, auto) {
-                          std::int64_t r = f.rank;  // the block's heads' keys, then the fold
-                          for (std::int64_t w = 0; p + 64 * w < pe; ++w)
-                            for (std::uint64_t word = words[w]; word != 0; word &= word - 1)
-                              keys_out[++r] = keys[p + 64 * w + std::countr_zero(word)];
-                          f = fold_words_lanes(p, pe, words, f, step, enter);
-                        });
+        for_flag_blocks(
+            i + 1, e, head, [&](std::int64_t p, std::int64_t pe, const std::uint64_t* words, auto) {
+              std::int64_t r = f.rank;  // the block's heads' keys, then the fold
+              for (std::int64_t w = 0; p + 64 * w < pe; ++w)
+                for_set_bits(words[w], [&](int j) { keys_out[++r] = keys[p + 64 * w + j]; });
+              f = fold_words_lanes(p, pe, words, f, step, enter);
+            });
       });
   for (std::size_t k = 1; k < lead.size(); ++k)
     if (lead[k]) {

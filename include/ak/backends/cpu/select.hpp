@@ -34,6 +34,12 @@ void unrolled(const F& f) {
   (std::make_integer_sequence<int, n>{});
 }
 
+// f(j) for each set bit j of word, the lowest first.
+template <class F>
+void for_set_bits(std::uint64_t word, const F& f) {
+  for (; word != 0; word &= word - 1) f(std::countr_zero(word));
+}
+
 // A flag may give its values for a range as bits: flag.bits(b, e, words) sets bit j of words[w]
 // to flag(b + 64 w + j) (the bits past e to 0) and returns how many are set, as a vector loop
 // computes them (the cpu halves give run heads and nonzero elements such flags). The loops below
@@ -113,6 +119,13 @@ State fold_words(std::int64_t b, std::int64_t e, const std::uint64_t* words, Sta
   }
   return state;
 }
+
+// As many copies of x as the sequence has indices: an array of `lanes` states, however many.
+template <class T, std::size_t... i>
+std::array<T, sizeof...(i)> copies(const T& x, std::index_sequence<i...>) {
+  return {((void)i, x)...};
+}
+
 // fold_words as four lanes at once, for a step whose latency bounds it (a running value's select
 // and op: one chain through every index). [b, e) is cut into four lanes of a whole number of
 // words (and a rest, folded after them); the lanes are folded in lockstep, independent chains,
@@ -127,7 +140,7 @@ State fold_words_lanes(std::int64_t b, std::int64_t e, const std::uint64_t* word
   constexpr int lanes = 4;
   const std::int64_t lane_words = (e - b) / lanes / 64, len = 64 * lane_words;
   if (lane_words > 0) {
-    std::array<State, lanes> lane{state, state, state, state};
+    std::array<State, lanes> lane = copies(state, std::make_index_sequence<lanes>{});
     std::int64_t c = 0;
     for (int l = 1; l < lanes; ++l) {
       for (std::int64_t w = (l - 1) * lane_words; w < l * lane_words; ++w)
@@ -216,7 +229,7 @@ void select_store_range(std::int64_t b, std::int64_t e, std::int64_t r, std::int
       std::int64_t k = r;
       const std::int64_t set = std::popcount(word);
       if (4 * set < count) {
-        for (; word != 0; word &= word - 1) w.store(base + std::countr_zero(word), k++);
+        for_set_bits(word, [&](int j) { w.store(base + j, k++); });
       } else if (count == 64 && k + set < stop) {
         // A selected index after the word overwrites rank k + set: no test of k.
         for (std::int64_t i = base; i < base + 64; i += 8, word >>= 8)
