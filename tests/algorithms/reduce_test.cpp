@@ -140,6 +140,78 @@ TYPED_TEST(ReduceWhole, MinimumMaximumEverySizeAndPattern) {
   }
 }
 
+// The vector loop behind minimum, maximum and findmin's test of a block
+// (cpu::extreme_in_order), on every instruction set the machine has: every length from 1 to past
+// four of the widest vectors, at three offsets, over every pattern (NaN, -0.0 and +0.0 among the
+// special values) and zeros of both signs alone, against the first extreme in ak's order; and
+// minimum and maximum through the algorithm on each target: whole, along the rows of 100 of a
+// 3 x 100 view, and as a cumulative minimum (whose tiles the scan reduces with them).
+AKT_TAG(cpu_only, "ReduceWhole/*.ExtremeOnEveryVectorTarget");
+TYPED_TEST(ReduceWhole, ExtremeOnEveryVectorTarget) {
+  using T = TypeParam;
+  if constexpr (!ak::cpu::vector_loop_type_v<T>) {
+    GTEST_SKIP() << "no vector loop for this type";
+  } else {
+    AKT_RANDOM(r);
+    constexpr i64 len = 300;
+    std::vector<buf<T>> inputs;
+    for (const pattern p : all_patterns) inputs.push_back(make_data<T>(len, p, r));
+    if constexpr (is_float_v<T>) {
+      buf<T> zeros(len, T(0));
+      for (T& x : zeros) x = r.chance(0.5) ? -T(0) : T(0);
+      inputs.push_back(zeros);
+    }
+    for_each_vector_target([&](const std::string& target) {
+      i64 wrong = 0;
+      for (std::size_t k = 0; k < inputs.size(); ++k) {
+        for (i64 b : {0, 1, 3})
+          for (i64 n = 1; b + n <= len; ++n)
+            for (bool max : {false, true}) {
+              const T* p = inputs[k].data() + b;
+              bool nan = true;
+              const T got = ak::cpu::extreme_in_order(p, n, max, &nan);
+              const bool want_nan = std::any_of(p, p + n, [](T x) { return x != x; });
+              const T want = max ? *std::max_element(p, p + n, ak::isless{})
+                                 : *std::min_element(p, p + n, ak::isless{});
+              if ((nan != want_nan || (!want_nan && !same_bits(got, want))) && ++wrong <= 3)
+                ADD_FAILURE() << "target " << target << ", input " << k << ", [" << b << ", "
+                              << b + n << "), " << (max ? "max" : "min") << ": got " << show(got)
+                              << (nan ? " (NaN seen)" : "") << ", want " << show(want)
+                              << (want_nan ? " (NaN seen)" : "");
+            }
+        const buf<T>& v = inputs[k];
+        const auto lo =
+            fold<T>(v.data(), len, ak::identity{}, ak::minimum_op{}, std::optional<T>{});
+        const auto hi =
+            fold<T>(v.data(), len, ak::identity{}, ak::maximum_op{}, std::optional<T>{});
+        EXPECT_TRUE(same_value(ak::minimum(v.view()), *lo)) << target << ", input " << k;
+        EXPECT_TRUE(same_value(ak::maximum(v.view()), *hi)) << target << ", input " << k;
+        const ak::view<const T> rows(v.data(), ak::shape{3, len / 3});
+        const buf<T> row_lo = to_buf(ak::minimum(rows, ak::dims{1}));
+        const buf<T> row_hi = to_buf(ak::maximum(rows, ak::dims{1}));
+        for (i64 row = 0; row < 3; ++row) {
+          const T* q = v.data() + row * (len / 3);
+          EXPECT_TRUE(same_value(row_lo[row], *fold<T>(q, len / 3, ak::identity{}, ak::minimum_op{},
+                                                       std::optional<T>{})))
+              << target << ", input " << k << ", row " << row;
+          EXPECT_TRUE(same_value(row_hi[row], *fold<T>(q, len / 3, ak::identity{}, ak::maximum_op{},
+                                                       std::optional<T>{})))
+              << target << ", input " << k << ", row " << row;
+        }
+        const buf<T> running = to_buf(ak::accumulate(v.view(), ak::minimum_op{}));
+        i64 wrong_scan = 0;
+        for (i64 i = 0; i < len; ++i)
+          wrong_scan += same_value(running[i], *fold<T>(v.data(), i + 1, ak::identity{},
+                                                        ak::minimum_op{}, std::optional<T>{}))
+                            ? 0
+                            : 1;
+        EXPECT_EQ(wrong_scan, 0) << target << ", input " << k << ": cumulative minimum";
+      }
+      EXPECT_EQ(wrong, 0) << target;
+    });
+  }
+}
+
 TYPED_TEST(ReduceWhole, EmptyGivesTheNeutralElementOrInit) {
   using T = TypeParam;
   using L = std::numeric_limits<T>;

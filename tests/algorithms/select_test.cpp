@@ -549,6 +549,24 @@ TYPED_TEST(FindMinMax, EverySizeAndPattern) {
     }
 }
 
+// findmin and findmax on every vector target the machine has (their blocks are tested by
+// cpu::extreme_in_order): lengths around the vectors and the blocks, every pattern.
+AKT_TAG(cpu_only, "FindMinMax/*.OnEveryVectorTarget");
+TYPED_TEST(FindMinMax, OnEveryVectorTarget) {
+  using T = TypeParam;
+  AKT_RANDOM(r);
+  std::vector<buf<T>> inputs;
+  for (i64 n : {1, 2, 7, 64, 129, 1024, 1025, 2049, 5000})
+    for (pattern p : all_patterns) inputs.push_back(make_data<T>(n, p, r));
+  for_each_vector_target([&](const std::string& target) {
+    for (const buf<T>& v : inputs) {
+      SCOPED_TRACE("target " + target + ", n = " + std::to_string(v.size()));
+      EXPECT_TRUE(same_found(ak::findmin(v.view()), ref_find(v, false))) << "findmin";
+      EXPECT_TRUE(same_found(ak::findmax(v.view()), ref_find(v, true))) << "findmax";
+    }
+  });
+}
+
 // Along every set of dims of 2-d and 3-d shapes (and strided layouts): each output against the
 // reference over its slice, the index being the element's row-major index in src.
 template <class T>

@@ -79,26 +79,33 @@ void cpu_mapreduce_along(const device& dev, const reduce_tuning& t, view<const T
 }
 
 // Whether p[s, f) may hold an element that would replace `best` in find_in_run: a strictly more
-// extreme value, a NaN, or (best being a zero) any element. One pass of plain comparisons on
-// four independent accumulators, which run at the speed of the loads where find_in_run's
-// dependent, branching loop does not.
+// extreme value in ak's order or a NaN, by the vector loop (cpu::extreme_in_order); other types:
+// a strictly more extreme value, a NaN, or (best being a zero) any element, by one pass of plain
+// comparisons on four independent accumulators. Either runs at the speed of the loads where
+// find_in_run's dependent, branching loop does not.
 template <bool Max, class T>
 bool may_replace(const T* p, std::int64_t s, std::int64_t f, T best) {
-  if constexpr (std::is_floating_point_v<T>)
-    if (best == T(0)) return true;  // -0.0 and +0.0 compare equal: let the scan decide
-  T m[4] = {best, best, best, best};
-  bool nan = false;
-  auto step = [&](T& acc, T x) {
-    acc = (Max ? acc < x : x < acc) ? x : acc;
-    if constexpr (std::is_floating_point_v<T>) nan |= x != x;
-  };
-  std::int64_t i = s;
-  for (; i + 4 <= f; i += 4)
-    for (int k = 0; k < 4; ++k) step(m[k], p[i + k]);
-  for (; i < f; ++i) step(m[0], p[i]);
-  bool better = nan;
-  for (int k = 0; k < 4; ++k) better |= Max ? best < m[k] : m[k] < best;
-  return better;
+  if constexpr (cpu::vector_loop_type_v<T>) {
+    bool nan = false;
+    const T e = cpu::extreme_in_order(p + s, f - s, Max, &nan);
+    return nan || (Max ? isless{}(best, e) : isless{}(e, best));
+  } else {
+    if constexpr (std::is_floating_point_v<T>)
+      if (best == T(0)) return true;  // -0.0 and +0.0 compare equal: let the scan decide
+    T m[4] = {best, best, best, best};
+    bool nan = false;
+    auto step = [&](T& acc, T x) {
+      acc = (Max ? acc < x : x < acc) ? x : acc;
+      if constexpr (std::is_floating_point_v<T>) nan |= x != x;
+    };
+    std::int64_t i = s;
+    for (; i + 4 <= f; i += 4)
+      for (int k = 0; k < 4; ++k) step(m[k], p[i + k]);
+    for (; i < f; ++i) step(m[0], p[i]);
+    bool better = nan;
+    for (int k = 0; k < 4; ++k) better |= Max ? best < m[k] : m[k] < best;
+    return better;
+  }
 }
 
 // The element findmin (Max = false) or findmax (Max = true) keeps from p[b, e) (b < e), for

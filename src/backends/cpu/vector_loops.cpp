@@ -103,6 +103,77 @@ std::int64_t threshold(const T* p, std::int64_t b, std::int64_t e, T t, bool at_
       [p, t](std::int64_t i) { return p[i] <= t; });
 }
 
+// A vector's elements as integers in ak's order: floats as ak::ordered_key makes them (every bit
+// flipped in a negative one, the sign bit in the others: -0.0 before +0.0; NaNs, which the
+// callers tell apart by IsNaN, outside the numbers), integers as they are.
+template <class V>
+HWY_INLINE auto key_of(V x) {
+  using D = hn::DFromV<V>;
+  if constexpr (std::is_floating_point_v<hn::TFromD<D>>) {
+    const hn::RebindToSigned<D> di;
+    const hn::RebindToUnsigned<D> du;
+    using U = hn::TFromD<decltype(du)>;
+    const auto negative = hn::BitCast(du, hn::BroadcastSignBit(hn::BitCast(di, x)));
+    return hn::Xor(hn::BitCast(du, x),
+                   hn::Or(negative, hn::Set(du, static_cast<U>(U{1} << (8 * sizeof(U) - 1)))));
+  } else {
+    return x;
+  }
+}
+
+// The extreme of p[0, n) in ak's order (vector_loops.hpp): the keys' minimum (maximum) on four
+// accumulators, the last vector loaded where p ends (an overlap changes no extreme).
+template <bool Max, class T>
+T extreme(const T* p, std::int64_t n, bool* nan) {
+  const auto better = [](T a, T b) { return Max ? isless{}(b, a) : isless{}(a, b); };
+  const hn::ScalableTag<T> d;
+  const auto lanes = static_cast<std::int64_t>(hn::Lanes(d));
+  bool any_nan = false;
+  T m = p[0];
+  if (n < lanes) {  // too short for one vector
+    for (std::int64_t i = 0; i < n; ++i) {
+      any_nan = any_nan || p[i] != p[i];
+      if (better(p[i], m)) m = p[i];
+    }
+  } else {
+    const auto pick = [](auto a, auto b) { return Max ? hn::Max(a, b) : hn::Min(a, b); };
+    auto m0 = key_of(hn::LoadU(d, p)), m1 = m0, m2 = m0, m3 = m0;
+    auto seen = hn::FirstN(d, 0);  // the lanes that met a NaN
+    std::int64_t i = 0;
+    for (; i + 4 * lanes <= n; i += 4 * lanes) {
+      const auto x0 = hn::LoadU(d, p + i), x1 = hn::LoadU(d, p + i + lanes),
+                 x2 = hn::LoadU(d, p + i + 2 * lanes), x3 = hn::LoadU(d, p + i + 3 * lanes);
+      m0 = pick(m0, key_of(x0));
+      m1 = pick(m1, key_of(x1));
+      m2 = pick(m2, key_of(x2));
+      m3 = pick(m3, key_of(x3));
+      if constexpr (std::is_floating_point_v<T>)
+        seen = hn::Or(seen, hn::Or(hn::Or(hn::IsNaN(x0), hn::IsNaN(x1)),
+                                   hn::Or(hn::IsNaN(x2), hn::IsNaN(x3))));
+    }
+    for (; i < n; i += lanes) {
+      const auto x = hn::LoadU(d, p + std::min(i, n - lanes));
+      m0 = pick(m0, key_of(x));
+      if constexpr (std::is_floating_point_v<T>) seen = hn::Or(seen, hn::IsNaN(x));
+    }
+    const auto keys = pick(pick(m0, m1), pick(m2, m3));
+    using K = hn::TFromV<decltype(keys)>;
+    K out[HWY_MAX_BYTES / sizeof(T)];
+    hn::StoreU(keys, hn::DFromV<decltype(keys)>(), out);
+    for (std::int64_t j = 0; j < lanes; ++j) {
+      T x;
+      if constexpr (std::is_floating_point_v<T>)
+        x = from_ordered_key<T>(out[j]);
+      else
+        x = out[j];
+      if (better(x, m)) m = x;
+    }
+    any_nan = !hn::AllFalse(d, seen);
+  }
+  *nan = any_nan;
+  return m;
+}
+
 // Even bins (vector_loops.hpp): in double, as the scalar bin computes them; the clamp to count -
 // 1 before the truncation instead of after it, the same for a whole bound. Separate multiplies
 // and subtracts, never fused (CMakeLists.txt: -ffp-contract=off), as the scalar code's are.
@@ -142,6 +213,9 @@ std::int64_t even_bin_indices(const T* p, std::int64_t n, T lower, T upper, doub
   std::int64_t threshold_##suffix(const T* p, std::int64_t b, std::int64_t e, T t, bool at_least,  \
                                   std::uint64_t* bits) {                                           \
     return threshold(p, b, e, t, at_least, bits);                                                  \
+  }                                                                                                \
+  T extreme_##suffix(const T* p, std::int64_t n, bool max, bool* nan) {                            \
+    return max ? extreme<true>(p, n, nan) : extreme<false>(p, n, nan);                             \
   }
 AK_CPU_VECTOR_LOOP_TYPES(AK_LOOPS)
 #undef AK_LOOPS
@@ -174,6 +248,10 @@ namespace ak::cpu {
   std::int64_t threshold_bits(const T* p, std::int64_t b, std::int64_t e, T t, bool at_least,   \
                               std::uint64_t* bits) {                                            \
     return HWY_DYNAMIC_DISPATCH(threshold_##suffix)(p, b, e, t, at_least, bits);                \
+  }                                                                                             \
+  HWY_EXPORT(extreme_##suffix);                                                                 \
+  T extreme_in_order(const T* p, std::int64_t n, bool max, bool* nan) {                         \
+    return HWY_DYNAMIC_DISPATCH(extreme_##suffix)(p, n, max, nan);                              \
   }
 AK_CPU_VECTOR_LOOP_TYPES(AK_LOOPS)
 #undef AK_LOOPS

@@ -28,11 +28,16 @@ namespace ak::cpu {
 //
 // threshold_bits: the same for p[i] <= t, or with at_least !(p[i] < t) (true for NaN): the
 // plain threshold tests of partialsort's selection.
+//
+// extreme_in_order: the smallest element of p[0, n) (max: the largest) in ak's order (-0.0
+// before +0.0; its bits), n >= 1, and in *nan whether p holds a NaN (then the result is of no
+// use: the callers take their NaN rule elsewhere). For integers *nan is false.
 #define AK_CPU_VECTOR_LOOPS(T, suffix)                                                         \
   std::int64_t run_head_bits(const T* p, std::int64_t b, std::int64_t e, std::uint64_t* bits); \
   std::int64_t nonzero_bits(const T* p, std::int64_t b, std::int64_t e, std::uint64_t* bits);  \
   std::int64_t threshold_bits(const T* p, std::int64_t b, std::int64_t e, T t, bool at_least,  \
-                              std::uint64_t* bits);
+                              std::uint64_t* bits);                                            \
+  T extreme_in_order(const T* p, std::int64_t n, bool max, bool* nan);
 AK_CPU_VECTOR_LOOP_TYPES(AK_CPU_VECTOR_LOOPS)
 #undef AK_CPU_VECTOR_LOOPS
 
