@@ -23,7 +23,7 @@ from collections import OrderedDict
 
 GROUPS = OrderedDict(
     [
-        ("reduce", ["reduce", "mapreduce", "count", "any", "all"]),
+        ("reduce", ["reduce", "mapreduce", "minimum", "count", "any", "all"]),
         ("elementwise", ["map", "broadcast", "accumulate"]),
         ("sort", ["sort", "sort_custom", "sort_custom_unstable", "sort_struct"]),
         ("sort_keys", ["sortperm", "sort_by_key", "searchsorted"]),

@@ -13,6 +13,7 @@ const std::vector<std::string>& bench_op_names() {
   // The order of the table: reduce-like, element-wise, sorts, sorts with keys, dims.
   static const std::vector<std::string> names{"reduce",
                                               "mapreduce",
+                                              "minimum",
                                               "count",
                                               "any",
                                               "all",

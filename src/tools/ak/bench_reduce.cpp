@@ -1,5 +1,5 @@
-// `ak bench` ops that read their input once: reduce (sum), mapreduce (sum of squares), count,
-// any, all, and sums along each axis of a square matrix (sum_dims0, sum_dims1).
+// `ak bench` ops that read their input once: reduce (sum), mapreduce (sum of squares), minimum,
+// count, any, all, and sums along each axis of a square matrix (sum_dims0, sum_dims1).
 #include <algorithm>
 #include <array>
 #include <numeric>
@@ -21,6 +21,10 @@ struct add {
 template <class T>
 struct square {
   T operator()(T x) const { return static_cast<T>(x * x); }
+};
+template <class T>
+struct smaller {  // no NaN nor -0.0 in the bench's inputs: the same minimum as ak's
+  T operator()(T a, T b) const { return b < a ? b : a; }
 };
 template <class T>
 struct positive {  // about half of the inputs
@@ -107,6 +111,22 @@ bench_case reduce_like(const std::string& op, std::int64_t n) {
           return std::transform_reduce(AK_BENCH_PAR p, p + n, T(0), add<T>{}, square<T>{});
         },
         [p, n] { return tbb_mapreduce<T>(p, n, square<T>{}); }, 2 * magnitude);
+  } else if (op == "minimum") {
+    c.note =
+        "ak::minimum(v); std::reduce(par) and tbb::parallel_reduce of a loop, with b < a ? b : a";
+    add_cases(
+        T{}, [v] { return ak::minimum(v); },
+        [p, n] { return std::reduce(AK_BENCH_PAR p, p + n, p[0], smaller<T>{}); },
+        [p, n] {
+          return tbb::parallel_reduce(
+              range(0, n, tbb_grain), p[0],
+              [p](const range& r, T m) {
+                for (std::int64_t i = r.begin(); i < r.end(); ++i) m = smaller<T>{}(m, p[i]);
+                return m;
+              },
+              smaller<T>{});
+        },
+        0.0);
   } else if (op == "count") {
     c.note = "ak::count(v, x > 0); std::count_if(par); tbb::parallel_reduce";
     add_cases(
@@ -255,7 +275,7 @@ void add_reduce_ops(std::vector<op_spec>& ops) {
   auto reduce_maker = []<class T>(const std::string& op, std::int64_t n) {
     return reduce_like<T>(op, n);
   };
-  for (const char* op : {"reduce", "mapreduce", "count", "any", "all"})
+  for (const char* op : {"reduce", "mapreduce", "minimum", "count", "any", "all"})
     ops.push_back({op, "reduce", ints_and_floats, builder(op, reduce_maker)});
   auto dims_maker = []<class T>(const std::string& op, std::int64_t n) {
     return sum_dims<T>(op, n);

@@ -31,6 +31,31 @@ void pack(keyed<T>* pairs, const T* keys, std::int64_t n) {
   parallel_fill(pairs, n, [keys](std::int64_t i) { return keyed<T>{keys[i], i}; });
 }
 
+#ifdef AK_BENCH_HAVE_VQSORT
+// Highway's vqsort of (key, index) pairs, one thread as it ships: the key as ak::ordered_key
+// makes it (the unsigned integer of its size in ak's order), the index beside it, in K32V32 for
+// 4-byte keys (indices below 2^32) and K64V64 for 8-byte ones; sort_by_key's values (its indices
+// 0..n-1) ride in K64V64 with the key widened. vqsort compares the key alone: equal keys come out
+// with their indices in any order, so its checks compare keys.
+template <class T>
+constexpr bool vqsort_pairs =
+    std::is_arithmetic_v<T> && !std::is_same_v<T, bool> && (sizeof(T) == 4 || sizeof(T) == 8);
+template <class T>
+using vqsort_pair = std::conditional_t<sizeof(T) == 4, hwy::K32V32, hwy::K64V64>;
+
+// Whether keys[a[i]] and keys[b[i]] are equal in ak's order for every i: two sorts by key that
+// may order ties apart.
+template <class T>
+std::string compare_keys_at(const T* keys, const std::int64_t* a, const std::int64_t* b,
+                            std::int64_t n) {
+  for (std::int64_t i = 0; i < n; ++i)
+    if (ak::ordered_key(keys[a[i]]) != ak::ordered_key(keys[b[i]]))
+      return "first difference at [" + std::to_string(i) + "]: ak's key " + text_of(keys[a[i]]) +
+             ", peer's " + text_of(keys[b[i]]);
+  return "";
+}
+#endif
+
 template <class T>
 bench_case sortperm_case(std::int64_t n) {
   auto x = make_buffer<T>(n);
@@ -47,7 +72,9 @@ bench_case sortperm_case(std::int64_t n) {
   c.note =
       "ak::sortperm(v) (stable, int64); std: iota + std::stable_sort(par) of indices by "
       "key; tbb, ips4o: sort (key, index) pairs by key then index, packed and unpacked in "
-      "the timed call";
+      "the timed call; vqsort (highway): one thread, K32V32 (4-byte keys) or K64V64 pairs of "
+      "the key's bits in its order and the index, compared by key alone (ties in any order), "
+      "packed and unpacked in the timed call";
   c.ak = {"ak",
           [perm_ak] { *perm_ak = ak::array<std::int64_t>(); },
           [x, perm_ak, in, n] { *perm_ak = ak::sortperm(ak::view<const T>(in, ak::shape{n})); },
@@ -89,6 +116,31 @@ bench_case sortperm_case(std::int64_t n) {
                      }),
                      check});
 #endif
+#ifdef AK_BENCH_HAVE_VQSORT
+  if constexpr (vqsort_pairs<T>)
+    if (sizeof(T) == 8 || n <= std::int64_t{UINT32_MAX})
+      c.peers.push_back({vqsort_peer, release,
+                         [x, perm_peer, in, n] {
+                           using pair = vqsort_pair<T>;
+                           using U = decltype(pair::key);
+                           static const hwy::Sorter sorter;  // its buffers, allocated once
+                           auto pairs = make_buffer<pair>(n);
+                           pair* kp = pairs.get();
+                           parallel_fill(kp, n, [in](std::int64_t i) {
+                             return pair{static_cast<U>(i), ak::ordered_key(in[i])};
+                           });
+                           sorter(kp, static_cast<std::size_t>(n), hwy::SortAscending());
+                           *perm_peer = make_buffer<std::int64_t>(n);
+                           parallel_fill(perm_peer->get(), n, [kp](std::int64_t i) {
+                             return static_cast<std::int64_t>(kp[i].value);
+                           });
+                         },
+                         [x, perm_ak, perm_peer, in, n] {
+                           if (perm_ak->size() != n)
+                             return std::string("ak's result has the wrong size");
+                           return compare_keys_at(in, perm_ak->data(), perm_peer->get(), n);
+                         }});
+#endif
   return c;
 }
 
@@ -115,7 +167,9 @@ bench_case sort_by_key_case(std::int64_t n) {
   c.note =
       "int64 values 0..n-1, in place: ak::sort_by_key(keys, values) (stable); peers sort "
       "(key, index) pairs by key then index (" +
-      std::to_string(sizeof(keyed<T>)) + " bytes each; packed before the timed call)";
+      std::to_string(sizeof(keyed<T>)) +
+      " bytes each; packed before the timed call); vqsort (highway): one thread, K64V64 pairs "
+      "of the key's bits in its order and the value, compared by key alone";
   c.ak = {"ak",
           [b, in, k, v, n] {
             parallel_copy(k, in, n);
@@ -135,6 +189,32 @@ bench_case sort_by_key_case(std::int64_t n) {
   };
   add_sort_peers<peer_std_par | peer_tbb | peer_ips4o>(
       c, kp, n, key_then_index<T>{}, [b, kp, in, n] { pack(kp, in, n); }, check, b);
+#ifdef AK_BENCH_HAVE_VQSORT
+  if constexpr (vqsort_pairs<T>) {
+    // (key, value) in K64V64 (the values are the indices), packed before the timed call as the
+    // other peers' pairs are.
+    std::shared_ptr<hwy::K64V64[]> wide = make_buffer<hwy::K64V64>(n);
+    hwy::K64V64* wp = wide.get();
+    c.peers.push_back(
+        {vqsort_peer,
+         [wide, wp, in, n] {
+           parallel_fill(wp, n, [in](std::int64_t i) {
+             return hwy::K64V64{static_cast<std::uint64_t>(i), ak::ordered_key(in[i])};
+           });
+         },
+         [wide, wp, n] {
+           static const hwy::Sorter sorter;
+           sorter(wp, static_cast<std::size_t>(n), hwy::SortAscending());
+         },
+         [b, wide, wp, k, n]() -> std::string {
+           for (std::int64_t i = 0; i < n; ++i)
+             if (wp[i].key != ak::ordered_key(k[i]))
+               return "first difference at [" + std::to_string(i) + "]: ak's key " + text_of(k[i]) +
+                      ", another key in the peer's";
+           return "";
+         }});
+  }
+#endif
   return c;
 }
 
