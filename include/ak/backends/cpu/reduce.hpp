@@ -315,7 +315,7 @@ bool find_any(const T* base, const strided_space<1>& s, const Pred& pred, std::i
   // Whether a row has an element with pred == Want. A contiguous row is counted in pieces of
   // 1024 where count_row is vector code (float32 in cache: 0.09 ns an element against 0.3-0.55
   // for the search), and otherwise searched (int64: a compare and a branch, always predicted,
-  // beat the scalar count 3x in cache).
+  // beat count_row's scalar lanes 1.3-1.5x in cache).
   auto row_hits = [&](const T* p, std::int64_t st, std::int64_t n) {
     const auto hit = [&](const T& x) { return static_cast<bool>(pred(x)) == Want; };
     if (st == 1) {
