@@ -66,6 +66,7 @@ struct sort_ranges {
   range insertion_run = integer(1, 64, 16);
   range radix_min_run = integer(1, 1 << 20, 256);
   range radix_vector_run = integer(0, 1 << 30, 0);
+  range radix_packed_run = integer(0, 1 << 30, 0);
   range sample_leaf_size = integer(2, 64, 32);
 };
 

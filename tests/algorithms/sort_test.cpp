@@ -546,7 +546,10 @@ TYPED_TEST(Sort, PerCallTuningsAndThreadCounts) {
       ak::radix_sort{.radix_digit_bits = 16, .cpu_grain = 1000, .radix_min_run = 5000},
       // The cpu's vector sort in every in-cache run, and in none.
       ak::radix_sort{.cpu_grain = 1000, .radix_vector_run = 1},
-      ak::radix_sort{.radix_vector_run = 0}, ak::merge_sort{.cpu_grain = 1},
+      ak::radix_sort{.radix_vector_run = 0},
+      // sortperm of keys of at most 4 bytes packed with their indices (every run), and never.
+      ak::radix_sort{.cpu_grain = 1000, .radix_packed_run = 1},
+      ak::radix_sort{.radix_packed_run = 0}, ak::merge_sort{.cpu_grain = 1},
       ak::merge_sort{.cpu_grain = 1000, .insertion_run = 64},
       ak::sample_sort{.sample_oversampling = 1, .cpu_grain = 100, .sample_leaf_size = 2},
       ak::sample_sort{.sample_oversampling = 64,
@@ -582,6 +585,7 @@ TYPED_TEST(Sort, PerCallTuningsAndThreadCounts) {
         if (stable) {
           EXPECT_TRUE(same_bits_elements(got, want));
           EXPECT_TRUE(same_elements(values, want_perm));
+          EXPECT_TRUE(same_elements(to_buf(ak::sortperm(data.view(), o)), want_perm));
         } else {
           EXPECT_TRUE(sorted_like(got, want));
           EXPECT_TRUE(sorted_like(keys, want));
@@ -631,14 +635,21 @@ TYPED_TEST(Sort, RadixSortPathsWithTinyCaches) {
                                         value_tmp.data(), n, bits, rev, 64, cache, {}, rules);
             EXPECT_TRUE(same_bits_elements(pair_keys, want));
             EXPECT_TRUE(same_elements(values, want_perm));
+            if constexpr (ak::cpu::packable_key_v<T>) {  // sortperm's keys packed with indices
+              buf<i64> perm(n), perm_tmp(n);
+              ak::cpu::radix_sortperm_packed<T>(data.data(), perm.data(), perm_tmp.data(), n, bits,
+                                                rev, 64, cache, {}, rules);
+              EXPECT_TRUE(same_elements(perm, want_perm));
+            }
           }
   }
 }
 
-// The cpu's vector sort (radix sort's in-cache runs, radix_vector_run) on every instruction set
-// the build has code for: those this machine lacks are named and skipped. Each target sorts every
-// pattern (NaN payloads of both signs, -0.0/+0.0, extremes) in both orders, against the stable
-// reference, bit for bit.
+// The cpu's vector sort (radix sort's in-cache runs, radix_vector_run, and sortperm's packed keys
+// and indices, radix_packed_run) on every instruction set the build has code for: those this
+// machine lacks are named and skipped. Each target sorts every pattern (NaN payloads of both
+// signs, -0.0/+0.0, extremes) in both orders, against the stable reference, bit for bit, and
+// gives its stable permutation.
 AKT_TAG(cpu_only, "*VectorSortOnEveryTarget");
 TYPED_TEST(Sort, VectorSortOnEveryTarget) {
   using T = TypeParam;
@@ -650,11 +661,14 @@ TYPED_TEST(Sort, VectorSortOnEveryTarget) {
         SCOPED_TRACE("target " + target + ", n = " + std::to_string(n) + ", pattern " + name_of(p) +
                      (rev ? ", rev" : ""));
         const buf<T> data = make_data<T>(n, p, r);
-        const buf<T> want = permuted(data, stable_permutation(data, rev));
+        const buf<i64> want_perm = stable_permutation(data, rev);
+        const buf<T> want = permuted(data, want_perm);
         buf<T> got = data;
         ak::sort_inplace(got.view(), ak::sort_options<>{
                                          .rev = rev, .alg = ak::radix_sort{.radix_vector_run = 1}});
         EXPECT_TRUE(same_bits_elements(got, want));
+        const ak::sort_options<> packed{.rev = rev, .alg = ak::radix_sort{.radix_packed_run = 1}};
+        EXPECT_TRUE(same_elements(to_buf(ak::sortperm(data.view(), packed)), want_perm));
       }
   });
 }

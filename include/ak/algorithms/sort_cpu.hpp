@@ -111,16 +111,29 @@ void sort_run(T* p, T* tmp, std::int64_t n, const resolved_sort& r, const sort_o
   }
 }
 
-// Sorts idx[0, n), which holds 0, 1, ..., n - 1, into the stable permutation that sorts
-// keys[0, n), with key_tmp and idx_tmp (n elements each) as scratch; radix sort moves the keys
-// along, the comparison sorts leave them. grain as for sort_run.
+// Sets idx[0, n) to the stable permutation that sorts keys[0, n), with key_tmp and idx_tmp (n
+// elements each) as scratch; radix sort moves the keys along (except when it packs keys of at most
+// 4 bytes with their indices: radix_packed_run), the comparison sorts leave them. grain as for
+// sort_run.
 template <class T, class By, class Lt>
 void sortperm_run(T* keys, T* key_tmp, std::int64_t* idx, std::int64_t* idx_tmp, std::int64_t n,
                   const resolved_sort& r, const sort_options<By, Lt>& o, std::int64_t cache_bytes,
                   std::int64_t grain) {
+  [[maybe_unused]] const bool radix = r.algorithm == sort_algorithm::radix &&
+                                      n > r.tuning.insertion_run && n >= r.tuning.radix_min_run;
+  if constexpr (radix_order_v<T, By, Lt> && cpu::packable_key_v<cpu::radix_key_of_t<T, By>>) {
+    if (radix && r.tuning.radix_packed_run > 0 && n <= std::int64_t{1} << 32) {
+      cpu::radix_rules rules = radix_rules_of(r);
+      rules.vector_run = r.tuning.radix_packed_run;
+      cpu::radix_sortperm_packed<T, By>(keys, idx, idx_tmp, n,
+                                        static_cast<int>(r.tuning.radix_digit_bits), o.rev, grain,
+                                        cache_bytes, o.by, rules);
+      return;
+    }
+  }
+  cpu::parallel_for(n, grain, [&](std::int64_t i) { idx[i] = i; });
   if constexpr (radix_order_v<T, By, Lt>) {
-    if (r.algorithm == sort_algorithm::radix && n > r.tuning.insertion_run &&
-        n >= r.tuning.radix_min_run) {
+    if (radix) {
       cpu::radix_sort<T, std::int64_t, By>(keys, key_tmp, idx, idx_tmp, n,
                                            static_cast<int>(r.tuning.radix_digit_bits), o.rev,
                                            grain, cache_bytes, o.by, radix_rules_of(r));
@@ -138,8 +151,8 @@ void sortperm_run(T* keys, T* key_tmp, std::int64_t* idx, std::int64_t* idx_tmp,
     cpu::merge_sort(idx, idx_tmp, n, grain, by_index, cache_bytes / cpu::num_threads());
 }
 
-// Each segment of p[0, n) sorted on its own; with idx, idx sorted within each segment into the
-// permutation that sorts it instead (idx[i] is set to i's index in its segment first). tmp and
+// Each segment of p[0, n) sorted on its own; with idx, idx set within each segment to the
+// permutation that sorts it instead (indices within the segment). tmp and
 // idx_tmp: n elements of scratch each. A segment longer than a task's share is sorted by the
 // parallel sort, one after another; the others go to tasks of about equal numbers of elements,
 // each segment sorted on one thread (insertion sort when short, merge sort below radix sort's
@@ -170,7 +183,6 @@ void sort_segments_run(T* p, T* tmp, std::int64_t* idx, std::int64_t* idx_tmp, s
   auto sort_one = [&](std::int64_t s, std::int64_t grain) {
     const std::int64_t b = seg.start(s), len = seg.start(s + 1) - b;
     if (idx) {
-      cpu::parallel_for(len, grain, [&](std::int64_t i) { idx[b + i] = i; });
       sortperm_run(p + b, tmp + b, idx + b, idx_tmp + b, len, r, o, cache_bytes, grain);
     } else {
       sort_run(p + b, tmp + b, len, r, o, cache_bytes, grain);

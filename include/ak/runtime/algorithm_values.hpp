@@ -88,7 +88,7 @@ resolved_scan resolve(const scan_tuning& call, const device& dev, dtype t,
 // Radix sort: numeric keys in the order of DESIGN.md (the element, or a number `by` returns);
 // cannot take a custom `lt`. Fields (the first column of AK_SORT_TUNING_FIELDS):
 // radix_digit_bits, block_size, cpu_grain, radix_items_per_thread, radix_msd_passes,
-// radix_msd_run, insertion_run, radix_min_run, radix_vector_run.
+// radix_msd_run, insertion_run, radix_min_run, radix_vector_run, radix_packed_run.
 struct radix_sort {
   static constexpr std::string_view name = "radix_sort";
   AK_SORT_TUNING_FIELDS(AK_ALGORITHM_FIELD_0)

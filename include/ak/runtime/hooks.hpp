@@ -92,6 +92,10 @@ enum class sort_algorithm : std::int64_t {
   F(std::int64_t,   radix_vector_run,       (1, 0, 0),                                           \
     "CPU: numbers alone in in-cache runs of at least this many keys are sorted by the vector " \
     "code (Highway's vqsort); 0 = never")                                                     \
+  F(std::int64_t,   radix_packed_run,       (1, 0, 0),                                           \
+    "CPU sortperm of keys of at most 4 bytes: each key and its index packed in one 64-bit "   \
+    "number, sorted with in-cache runs of at least this many going to the vector code; "      \
+    "0 = never packed")                                                                       \
   F(std::int64_t,   sample_leaf_size,       (0, 0, 1),                                           \
     "CPU sample sort: runs of at most this many elements are sorted by rank or insertion")
 

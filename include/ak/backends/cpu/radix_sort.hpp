@@ -617,4 +617,45 @@ void radix_sort(K* keys, K* key_tmp,
   radix_detail::parallel_sort_bits<K, VV>(keys, key_tmp, values, value_tmp, n, bits, plan, grain);
 }
 
+// Whether radix_sortperm_packed takes keys of type Key: numbers of at most 4 bytes, so that a
+// key and an index below 2^32 fit one 64-bit number. (8-byte keys above their indices in 128-bit
+// numbers, sorted the same way with 128-bit vqsort leaves, were no faster: the benchmark notes.)
+template <class Key>
+inline constexpr bool packable_key_v = has_ordered_key_v<Key> && sizeof(Key) <= 4;
+
+// Sets idx[0, n) to the stable permutation that sorts keys[0, n) (by key_of, `rev` as for
+// radix_sort), for keys of at most 4 bytes and n <= 2^32, with idx_tmp (n elements) as scratch;
+// keys are only read. Each element becomes one 64-bit number, its transformed key above its
+// index, and those numbers alone are sorted (radix_sort; in-cache runs of at least
+// rules.vector_run go to the vector sort): the numbers are distinct and order the elements by key
+// and equal keys by index, which is the stable order, and 8 bytes move per element instead of a
+// key and an 8-byte index.
+template <class K, class KeyOf = radix_detail::own_key>
+void radix_sortperm_packed(const K* keys, std::int64_t* idx, std::int64_t* idx_tmp, std::int64_t n,
+                           int digit_bits, bool rev, std::int64_t grain, std::int64_t cache_bytes,
+                           const KeyOf& key_of = {}, const radix_rules& rules = {}) {
+  using Key = radix_key_of_t<K, KeyOf>;
+  static_assert(packable_key_v<Key>, "radix_sortperm_packed takes keys of at most 4 bytes");
+  using U = ordered_key_t<Key>;
+  const U flip = rev ? static_cast<U>(~U(0)) : U(0);
+  // idx holds int64 objects; the packed numbers are their unsigned variant (may alias).
+  auto* const packed = reinterpret_cast<std::uint64_t*>(idx);
+  const chunks c = plan_chunks(n, grain, num_threads(), 16);
+  parallel_tasks(c.count, [&](std::int64_t k) {
+    const K* const src = keys;
+    std::uint64_t* const dst = packed;
+    for (std::int64_t i = c.begin(k), e = c.end(k); i < e; ++i) {
+      const U key = static_cast<U>(ordered_key(static_cast<Key>(key_of(src[i]))) ^ flip);
+      dst[i] = std::uint64_t{key} << 32 | static_cast<std::uint64_t>(i);
+    }
+  });
+  radix_sort<std::uint64_t>(packed, reinterpret_cast<std::uint64_t*>(idx_tmp), nullptr, nullptr, n,
+                            digit_bits, false, grain, cache_bytes, radix_detail::own_key{}, rules);
+  parallel_tasks(c.count, [&](std::int64_t k) {
+    std::int64_t* const dst = idx;
+    for (std::int64_t i = c.begin(k), e = c.end(k); i < e; ++i)
+      dst[i] = static_cast<std::int64_t>(static_cast<std::uint64_t>(dst[i]) & 0xffffffffu);
+  });
+}
+
 }  // namespace ak::cpu
