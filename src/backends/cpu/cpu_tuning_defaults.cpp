@@ -29,8 +29,9 @@ const char* register_tuning_defaults(const ak_host_v1* host) {
   // 32.0-37.2 ms; int64 58.5 against 83.3, float64 66.1 against 123.8; AMD EPYC with AVX-512,
   // docs/benchmarks/README.md, issue 25).
   // sortperm of 4-byte keys sorts each key packed with its index in one 64-bit number, with the
-  // vector sort for in-cache runs from 64: float32 at 1e7 1.35x faster than moving keys and
-  // 8-byte indices side by side (docs/benchmarks/README.md, issue 25).
+  // vector sort for in-cache runs from 64: float32 1.47x (1e7) and 1.43x (1e8) faster on 2
+  // threads, 1.39x on one, than moving keys and 8-byte indices side by side (Xeon VM with
+  // AVX-512, docs/benchmarks/README.md, issue 25).
   for (const char* four_bytes : {"uint32", "int32", "float32"})
     d.add(sort_hook{}, "*", four_bytes, {.radix_vector_run = 0, .radix_packed_run = 64});
   return d.status();

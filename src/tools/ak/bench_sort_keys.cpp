@@ -123,13 +123,12 @@ bench_case sortperm_case(std::int64_t n) {
                          [x, perm_peer, in, n] {
                            using pair = vqsort_pair<T>;
                            using U = decltype(pair::key);
-                           static const hwy::Sorter sorter;  // its buffers, allocated once
                            auto pairs = make_buffer<pair>(n);
                            pair* kp = pairs.get();
                            parallel_fill(kp, n, [in](std::int64_t i) {
                              return pair{static_cast<U>(i), ak::ordered_key(in[i])};
                            });
-                           sorter(kp, static_cast<std::size_t>(n), hwy::SortAscending());
+                           vqsort_sorter()(kp, static_cast<std::size_t>(n), hwy::SortAscending());
                            *perm_peer = make_buffer<std::int64_t>(n);
                            parallel_fill(perm_peer->get(), n, [kp](std::int64_t i) {
                              return static_cast<std::int64_t>(kp[i].value);
@@ -202,10 +201,7 @@ bench_case sort_by_key_case(std::int64_t n) {
              return hwy::K64V64{static_cast<std::uint64_t>(i), ak::ordered_key(in[i])};
            });
          },
-         [wide, wp, n] {
-           static const hwy::Sorter sorter;
-           sorter(wp, static_cast<std::size_t>(n), hwy::SortAscending());
-         },
+         [wide, wp, n] { vqsort_sorter()(wp, static_cast<std::size_t>(n), hwy::SortAscending()); },
          [b, wide, wp, k, n]() -> std::string {
            for (std::int64_t i = 0; i < n; ++i)
              if (wp[i].key != ak::ordered_key(k[i]))

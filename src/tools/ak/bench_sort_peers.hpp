@@ -46,6 +46,14 @@ inline ips4o::StdThreadPool& ips4o_pool() {
 }
 #endif
 
+#ifdef AK_BENCH_HAVE_VQSORT
+// The sorter of every one-thread vqsort peer: its buffers, allocated once, untimed.
+inline const hwy::Sorter& vqsort_sorter() {
+  static const hwy::Sorter sorter;
+  return sorter;
+}
+#endif
+
 // Which peers a case runs (a compile-time set, so that a case instantiates only its peers).
 enum sort_peer : unsigned {
   peer_std_par = 1,
@@ -138,8 +146,7 @@ void add_sort_peers(bench_case& c, T* w, std::int64_t n, Comp comp, std::functio
                 std::is_arithmetic_v<T> && !std::is_same_v<T, bool> && sizeof(T) >= 2 &&
                 !(std::is_floating_point_v<T> && sizeof(T) == 2)) {
     add(vqsort_peer, [](T* first, T* last, const Comp&) {
-      static const hwy::Sorter sorter;  // its buffers, allocated once, untimed
-      sorter(first, static_cast<std::size_t>(last - first), hwy::SortAscending());
+      vqsort_sorter()(first, static_cast<std::size_t>(last - first), hwy::SortAscending());
     });
     // What a user would write to use every thread: each thread vqsorts its share, then the
     // sorted shares are merged pairwise (std::merge with std::execution::par where the build has
