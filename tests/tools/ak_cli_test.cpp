@@ -420,6 +420,27 @@ TEST(AkTune, DryRunPrintsTheCacheAndWritesNothing) {
   EXPECT_TRUE(d.files().empty());
 }
 
+// sortperm is an op of its own: it searches the packing of keys of at most 4 bytes with their
+// indices (radix_packed_run, 64 by default for float32 on cpu), which no other op uses.
+TEST(AkTune, SortpermSearchesItsPackingField) {
+  tune_dir d("sortperm");
+  const std::string report_path = d.cache().first + ".report.json";
+  auto r = run_ak(
+      "tune --ops sortperm --dtypes float32 --n 2e4 --budget 10 --dry-run "
+      "--min-speedup 0 --json " +
+          report_path,
+      d.env());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto report = read_json(report_path);
+  bool searched = false;
+  for (const auto& t : report.at("targets"))
+    if (t.at("op") == "sortperm")
+      for (const auto& f : t.at("fields"))
+        searched = searched || (f.at("field") == "radix_packed_run" && f.at("default") == "64" &&
+                                f.at("rejected").empty());
+  EXPECT_TRUE(searched) << report.dump(2);
+}
+
 // The promise of the tuner: a program built before it ran resolves differently afterwards, with
 // no rebuild, and the tuning log says where the value came from. --min-speedup 0 keeps the
 // fastest correct value even where it gains nothing, so that the test does not depend on speed.

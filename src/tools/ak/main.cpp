@@ -48,8 +48,8 @@ int main(int argc, char** argv) {
   tune_cmd
       ->add_option(
           "--ops", tune.ops,
-          "Ops to tune: sort, sort_custom, sort_segments, reduce, scan, map, search, select "
-          "or all (default: all)")
+          "Ops to tune: sort, sort_custom, sort_segments, sortperm, reduce, scan, map, search, "
+          "select or all (default: all)")
       ->delimiter(',');
   tune_cmd
       ->add_option("--dtypes", tune.dtypes,

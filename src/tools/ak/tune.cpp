@@ -67,6 +67,9 @@ const std::vector<op_info>& op_table() {
       // Segments of 1 to 512 keys over offsets (the cpu's run thresholds decide how each is
       // sorted); GPU-style devices sort segments by whole sorts, which `sort` tunes.
       {"sort_segments", "sort", 1'000'000, {"insertion_run", "radix_min_run"}, {}},
+      // sortperm's packing of keys of at most 4 bytes with their indices (radix_packed_run, the
+      // cpu's alone), which no other sort uses.
+      {"sortperm", "sort", 1'000'000, {"radix_packed_run"}, {}},
       {"reduce",
        "reduce",
        10'000'000,
@@ -166,6 +169,12 @@ tune::workload make_workload(std::string_view op, const ak::device& dev, std::in
     w.prepare = [input, data] { data->copy_from(*input); };
     w.run = [data, offsets] { ak::sort_inplace(*data, ak::offsets{offsets->view()}); };
     w.digest = [data] { return digest_of(*data); };
+  } else if (op == "sortperm") {
+    auto data = std::make_shared<ak::array<T>>(
+        host_data<T>(n, [](std::int64_t i) { return random_key<T>(hash64(i)); }), dev);
+    auto result = std::make_shared<ak::array<std::int64_t>>();
+    w.run = [data, result] { *result = ak::sortperm(*data); };
+    w.digest = [result] { return digest_of(*result); };
   } else if (op == "reduce") {
     auto data = std::make_shared<ak::array<T>>(host_data<T>(n, exact_term<T>), dev);
     auto result = std::make_shared<T>();
