@@ -101,11 +101,19 @@ T exact_term(std::int64_t i) noexcept {
   }
 }
 
-template <class T>
-std::vector<T> host_data(std::int64_t n, T (*gen)(std::int64_t)) {
+template <class T, class Gen>
+std::vector<T> host_data(std::int64_t n, const Gen& gen) {
   std::vector<T> v(static_cast<std::size_t>(n));
   for (std::int64_t i = 0; i < n; ++i) v[static_cast<std::size_t>(i)] = gen(i);
   return v;
+}
+
+// n keys of the whole range of T, the same on every run: random_key of hash64(first + i).
+template <class T>
+std::vector<T> random_keys(std::int64_t n, std::int64_t first = 0) {
+  return host_data<T>(n, [first](std::int64_t i) {
+    return random_key<T>(hash64(static_cast<std::uint64_t>(first + i)));
+  });
 }
 
 template <class T>
@@ -143,22 +151,19 @@ template <class T>
 tune::workload make_workload(std::string_view op, const ak::device& dev, std::int64_t n) {
   tune::workload w;
   if (op == "sort") {
-    auto input = std::make_shared<std::vector<T>>(
-        host_data<T>(n, [](std::int64_t i) { return random_key<T>(hash64(i)); }));
+    auto input = std::make_shared<std::vector<T>>(random_keys<T>(n));
     auto data = std::make_shared<ak::array<T>>(ak::shape{n}, dev);
     w.prepare = [input, data] { data->copy_from(*input); };
     w.run = [data] { ak::sort_inplace(*data); };
     w.digest = [data] { return digest_of(*data); };
   } else if (op == "sort_custom") {
-    auto input = std::make_shared<std::vector<T>>(
-        host_data<T>(n, [](std::int64_t i) { return random_key<T>(hash64(i)); }));
+    auto input = std::make_shared<std::vector<T>>(random_keys<T>(n));
     auto data = std::make_shared<ak::array<T>>(ak::shape{n}, dev);
     w.prepare = [input, data] { data->copy_from(*input); };
     w.run = [data] { ak::sort_inplace(*data, ak::sort_options<ak::identity, descending>{}); };
     w.digest = [data] { return digest_of(*data); };
   } else if (op == "sort_segments") {
-    auto input = std::make_shared<std::vector<T>>(
-        host_data<T>(n, [](std::int64_t i) { return random_key<T>(hash64(i)); }));
+    auto input = std::make_shared<std::vector<T>>(random_keys<T>(n));
     std::vector<std::int64_t> starts{0};
     for (std::int64_t at = 0; at < n;)
       starts.push_back(
@@ -170,8 +175,7 @@ tune::workload make_workload(std::string_view op, const ak::device& dev, std::in
     w.run = [data, offsets] { ak::sort_inplace(*data, ak::offsets{offsets->view()}); };
     w.digest = [data] { return digest_of(*data); };
   } else if (op == "sortperm") {
-    auto data = std::make_shared<ak::array<T>>(
-        host_data<T>(n, [](std::int64_t i) { return random_key<T>(hash64(i)); }), dev);
+    auto data = std::make_shared<ak::array<T>>(random_keys<T>(n), dev);
     auto result = std::make_shared<ak::array<std::int64_t>>();
     w.run = [data, result] { *result = ak::sortperm(*data); };
     w.digest = [result] { return digest_of(*result); };
@@ -199,11 +203,10 @@ tune::workload make_workload(std::string_view op, const ak::device& dev, std::in
     w.run = [data, result] { ak::map_into(*result, triple_plus_one{}, *data); };
     w.digest = [result] { return digest_of(*result); };
   } else if (op == "search") {
-    std::vector<T> keys = host_data<T>(n, [](std::int64_t i) { return random_key<T>(hash64(i)); });
+    std::vector<T> keys = random_keys<T>(n);
     std::sort(keys.begin(), keys.end());
     auto sorted = std::make_shared<ak::array<T>>(keys, dev);
-    auto queries = std::make_shared<ak::array<T>>(
-        host_data<T>(n, [](std::int64_t i) { return random_key<T>(hash64(i + (1 << 30))); }), dev);
+    auto queries = std::make_shared<ak::array<T>>(random_keys<T>(n, std::int64_t{1} << 30), dev);
     auto result = std::make_shared<ak::array<std::int64_t>>();
     w.run = [sorted, queries, result] { *result = ak::searchsortedfirst(*sorted, *queries); };
     w.digest = [result] { return digest_of(*result); };
