@@ -816,6 +816,64 @@ TYPED_TEST(Histogram, EvenBinsAndEdges) {
     }
 }
 
+// Even bins of integers at each bin's smallest and largest value and their neighbours (the
+// smallest offset from lower of bin j is ceil(j * width / count)), over intervals narrower than
+// the count (bins no integer falls in), at each end of the type's range (bounds that are one number
+// as doubles), over the whole range and a random one; on every vector target the machine has (the
+// cpu bins 4- and 8-byte integers with the vector code, an estimate corrected by the bins' bounds,
+// and the rest of a block and other integers with the scalar bin).
+TYPED_TEST(Histogram, IntegerBinEdges) {
+  using T = TypeParam;
+  if constexpr (is_float_v<T>) {
+    GTEST_SKIP() << "float bins at their edges: HistogramBoundaries";
+  } else {
+    AKT_RANDOM(r);
+    __extension__ using wide = __int128;
+    constexpr wide lowest = std::numeric_limits<T>::lowest(),
+                   largest = std::numeric_limits<T>::max();
+    std::vector<std::tuple<wide, wide, i64>> cases;  // lower, upper, count
+    for (const i64 count : {i64{1}, i64{3}, i64{256}, i64{1000}}) {
+      cases.emplace_back(lowest, largest, count);
+      for (const wide w : {wide{1}, wide{5}, wide{999}, wide{1} << 40}) {
+        if (w > largest - lowest) continue;
+        cases.emplace_back(lowest, lowest + w, count);
+        cases.emplace_back(largest - w, largest, count);
+        cases.emplace_back(largest / 2 - w, largest / 2, count);
+      }
+      const wide a = random_value<T>(r, values::full), b = random_value<T>(r, values::full);
+      if (a != b) cases.emplace_back(std::min(a, b), std::max(a, b), count);
+    }
+    for (const auto& [lower, upper, count] : cases) {
+      std::vector<T> keys;
+      const wide width = upper - lower;
+      for (i64 j = 0; j <= count; ++j) {
+        const wide first = (j * width + count - 1) / count;  // the smallest offset of bin j
+        for (const wide d : {-1, 0, 1})
+          if (lower + first + d >= lowest && lower + first + d <= largest)
+            keys.push_back(static_cast<T>(lower + first + d));
+      }
+      for (i64 k = 0; k < 100; ++k) keys.push_back(random_value<T>(r, values::full));
+      std::shuffle(keys.begin(), keys.end(), r.engine());
+      const buf<T> v = from_vector(keys);
+      const auto lo = static_cast<T>(lower), hi = static_cast<T>(upper);
+      buf<i64> want(count, 0);
+      for (const T x : keys)
+        if (const i64 j = ref_even_bin(x, lo, hi, count); j >= 0) ++want[j];
+      const auto check = [&](const std::string& target) {
+        SCOPED_TRACE("target " + target + ", " + std::to_string(count) + " bins over [" + show(lo) +
+                     ", " + show(hi) + "]");
+        EXPECT_TRUE(same_elements(
+            ak::histogram(v.view(), ak::even_bins<T>{.lower = lo, .upper = hi, .count = count}),
+            want));
+      };
+      if (on_gpu_style())
+        check("none (a GPU-style device)");
+      else
+        for_each_vector_target(check);
+    }
+  }
+}
+
 TEST(HistogramErrors, BadBinsBeforeAnythingIsWritten) {
   const buf<float> v(10, 1.0f);
   EXPECT_THROW(ak::histogram(v.view(), ak::even_bins<float>{.lower = 0, .upper = 1, .count = 0}),

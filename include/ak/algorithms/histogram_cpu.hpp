@@ -1,8 +1,9 @@
 // The cpu half of histogram (the front is histogram.hpp), with the tuning the front resolved: each
 // task counts a chunk of at least as many elements as there are bins into histograms of its own
 // (four interleaved ones for up to 1024 bins, so that runs of equal bins do not wait on each
-// other's increments, except for integer even bins: see below), then each bin's counts are
-// summed. Even bins of floats are computed by the vector code (cpu/vector_loops.hpp).
+// other's increments, except for scalar integer even bins: see below), then each bin's counts are
+// summed. Even bins of floats and of 4- and 8-byte integers are computed by the vector code
+// (cpu/vector_loops.hpp); keys of at most 16 bits look their bins up in a table.
 #pragma once
 
 #include <algorithm>
@@ -29,17 +30,35 @@ array<std::int64_t> cpu_histogram(const select_tuning& t, view<const T> v, const
   const cpu::chunks c =
       cpu::plan_chunks(v.size(), std::max(t.cpu_grain, bins), cpu::balanced_task_limit());
   if (c.count == 0) return out;
-  // An integer's even bin takes long enough (its exact 128-bit correction, histogram_common.hpp)
+  // Even bins of floats and of 4- and 8-byte integers are computed a block at a time by the vector
+  // code (floats: a multiply, subtract and multiply in double and a conversion per key, which the
+  // x86-64 baseline does one key at a time; integers: an estimate in double and the exact test of
+  // its neighbours in vector products, instead of the scalar bin's 128-bit ones), then counted.
+  constexpr bool even = std::is_same_v<Bin, even_bin<T>>;
+  constexpr bool float_bins = even && (std::is_same_v<T, float> || std::is_same_v<T, double>);
+  constexpr bool int_bins =
+      even && (std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::uint32_t> ||
+               std::is_same_v<T, std::int64_t> || std::is_same_v<T, std::uint64_t>);
+  const bool vector_bins =
+      (float_bins || int_bins) && bins <= std::numeric_limits<std::int32_t>::max();
+  // Keys of at most 16 bits, at least twice as many as their type has values: each key's bin (of
+  // any kind) looked up in a table that the bin itself makes, a bin for every value.
+  constexpr bool small_keys = std::is_integral_v<T> && !std::is_same_v<T, bool> && sizeof(T) <= 2;
+  constexpr std::int64_t values = std::int64_t{1} << (small_keys ? 8 * sizeof(T) : 0);
+  std::vector<std::int32_t> table;
+  if constexpr (small_keys)
+    if (v.size() >= 2 * values && bins <= std::numeric_limits<std::int32_t>::max()) {
+      table.resize(static_cast<std::size_t>(values));
+      for (std::int64_t k = 0; k < values; ++k)
+        table[static_cast<std::size_t>(k)] = static_cast<std::int32_t>(
+            bin(static_cast<T>(std::int64_t{std::numeric_limits<T>::lowest()} + k)));
+    }
+  // A scalar integer bin takes long enough (its exact 128-bit correction, histogram_common.hpp)
   // to hide an increment's wait: four histograms were 3-8% slower than one there (one thread, 1e7
   // int64, random, sorted and in a narrow range), and 25-33% faster for float32 (2026-12-06).
-  constexpr bool slow_bin = std::is_same_v<Bin, even_bin<T>> && !std::is_floating_point_v<T>;
+  const bool slow_bin = even && !std::is_floating_point_v<T> && !vector_bins && table.empty();
   const std::int64_t ways = bins <= 1024 && !slow_bin ? 4 : 1;
   std::vector<std::int64_t> hist(static_cast<std::size_t>(c.count * ways * bins), 0);
-  // Even bins of floats are computed a block at a time by the vector code (a multiply, subtract
-  // and multiply in double and a conversion per key, which the x86-64 baseline does one key at a
-  // time), then counted.
-  constexpr bool vector_bins =
-      std::is_same_v<Bin, even_bin<T>> && (std::is_same_v<T, float> || std::is_same_v<T, double>);
   cpu::parallel_tasks(c.count, [&](std::int64_t k) {
     const Bin bin_of = bin;  // a local copy: the counts' stores cannot alias its fields
     std::int64_t* h = hist.data() + k * ways * bins;
@@ -56,15 +75,27 @@ array<std::int64_t> cpu_histogram(const select_tuning& t, view<const T> v, const
     };
     std::int64_t i = c.begin(k);
     const std::int64_t e = c.end(k);
-    if constexpr (vector_bins) {
-      if (bins <= std::numeric_limits<std::int32_t>::max()) {
+    if constexpr (small_keys)
+      if (!table.empty()) {
+        count(e - i, [&](std::int64_t q) {
+          return std::int64_t{table[static_cast<std::size_t>(
+              std::int64_t{p[i + q]} - std::int64_t{std::numeric_limits<T>::lowest()})]};
+        });
+        return;
+      }
+    if constexpr (float_bins || int_bins) {
+      if (vector_bins) {
         constexpr std::int64_t block = 1024;
         std::int32_t j[block];
         for (; i < e; i += block) {
           const std::int64_t len = std::min(block, e - i);
-          const std::int64_t m =
-              cpu::even_bin_indices(p + i, len, bin_of.lower, bin_of.upper, bin_of.scaling,
-                                    bin_of.origin, bin_of.scale, bin_of.count, j);
+          std::int64_t m = 0;
+          if constexpr (float_bins)
+            m = cpu::even_bin_indices(p + i, len, bin_of.lower, bin_of.upper, bin_of.scaling,
+                                      bin_of.origin, bin_of.scale, bin_of.count, j);
+          else
+            m = cpu::even_bin_indices(p + i, len, bin_of.lower,
+                                      bin_of.offset(bin_of.upper, bin_of.lower), bin_of.count, j);
           count(m, [&](std::int64_t q) { return std::int64_t{j[q]}; });
           for (std::int64_t q = m; q < len; ++q) add(bin_of(p[i + q]), 0);
         }

@@ -24,13 +24,16 @@ struct even_bin {
   T lower;
   T upper;
   std::int64_t count;
-  double scale;    // count / (upper * scaling - lower * scaling)
+  double scale;    // count / (upper * scaling - lower * scaling); integers: count / (exact width)
   double scaling;  // the power of two above
   double origin;   // lower * scaling
   static even_bin make(T lower, T upper, std::int64_t count) {
     constexpr double largest = std::numeric_limits<double>::max();
     const double l = static_cast<double>(lower), u = static_cast<double>(upper);
     const double c = static_cast<double>(count);
+    // Integers: count over the exact width (as doubles, bounds near 2^63 may be one number).
+    if constexpr (!std::is_floating_point_v<T>)
+      return {lower, upper, count, c / static_cast<double>(offset(upper, lower)), 1.0, l};
     double h = u - l <= largest ? 1.0 : 0.5;
     while (!(c / (u * h - l * h) <= largest)) h *= 0x1p64;  // at most twice (count < 2^63)
     return {lower, upper, count, c / (u * h - l * h), h, l * h};
@@ -45,10 +48,8 @@ struct even_bin {
       // The offset and the width as unsigned numbers (they fit, where x - lower may not), and
       // j the largest with j * width <= off * count: estimated in double, then corrected by
       // exact 128-bit products (no division).
-      using U = std::make_unsigned_t<T>;
       __extension__ using u128 = unsigned __int128;
-      const std::uint64_t off = static_cast<U>(static_cast<U>(x) - static_cast<U>(lower));
-      const std::uint64_t width = static_cast<U>(static_cast<U>(upper) - static_cast<U>(lower));
+      const std::uint64_t off = offset(x, lower), width = offset(upper, lower);
       const u128 target = static_cast<u128>(off) * static_cast<std::uint64_t>(count);
       // The estimate through a signed conversion of off / 2: converting an unsigned 64-bit number
       // branches on its top bit, a coin toss for random keys.
@@ -61,6 +62,11 @@ struct even_bin {
         ++j;
     }
     return j < count ? j : count - 1;
+  }
+  // For integers: x - from as an unsigned number, exact for x >= from.
+  AK_KERNEL_FN static std::uint64_t offset(T x, T from) {
+    using U = std::make_unsigned_t<T>;
+    return static_cast<U>(static_cast<U>(x) - static_cast<U>(from));
   }
 };
 

@@ -53,6 +53,19 @@ AK_CPU_VECTOR_BINS(float)
 AK_CPU_VECTOR_BINS(double)
 #undef AK_CPU_VECTOR_BINS
 
+// The same for integer keys of 4 and 8 bytes, exactly (histogram_common.hpp: j = floor((x -
+// lower) * count / width), width = upper - lower >= 1 as an unsigned number, at most count - 1; -1
+// outside), count < 2^31: in double, and where that is near an edge between bins, the scalar
+// bin's exact test of the neighbouring bins.
+#define AK_CPU_VECTOR_INT_BINS(T)                                                         \
+  std::int64_t even_bin_indices(const T* p, std::int64_t n, T lower, std::uint64_t width, \
+                                std::int64_t count, std::int32_t* bins);
+AK_CPU_VECTOR_INT_BINS(std::int32_t)
+AK_CPU_VECTOR_INT_BINS(std::uint32_t)
+AK_CPU_VECTOR_INT_BINS(std::int64_t)
+AK_CPU_VECTOR_INT_BINS(std::uint64_t)
+#undef AK_CPU_VECTOR_INT_BINS
+
 // The element types the vector loops take (exactly those of the list above).
 #define AK_CPU_VECTOR_LOOP_TYPE(T, suffix) std::is_same_v<T, Element> ||
 template <class Element>
