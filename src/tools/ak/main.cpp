@@ -46,14 +46,12 @@ int main(int argc, char** argv) {
       "which every program reads at run time (docs/tuning.md)");
   tune_cmd->add_option("--device", tune.device, "Device to tune")->capture_default_str();
   tune_cmd
-      ->add_option(
-          "--ops", tune.ops,
-          "Ops to tune: sort, sort_custom, sort_segments, sortperm, reduce, scan, map, search, "
-          "select or all (default: all)")
+      ->add_option("--ops", tune.ops,
+                   "Ops to tune: " + ak::tool::tune_op_names() + " or all (default: all)")
       ->delimiter(',');
   tune_cmd
       ->add_option("--dtypes", tune.dtypes,
-                   "Element types (default: int32, uint32, int64, float32, float64)")
+                   "Element types (default: " + ak::tool::tune_default_dtypes() + ")")
       ->delimiter(',');
   tune_cmd
       ->add_option("--n", tune_n,

@@ -85,6 +85,22 @@ const std::vector<op_info>& op_table() {
 
 const std::vector<std::string> default_dtypes{"int32", "uint32", "int64", "float32", "float64"};
 
+}  // namespace
+
+std::string tune_op_names() {
+  std::string names;
+  for (const auto& op : op_table()) names += (names.empty() ? "" : ", ") + std::string(op.name);
+  return names;
+}
+
+std::string tune_default_dtypes() {
+  std::string names;
+  for (const auto& t : default_dtypes) names += (names.empty() ? "" : ", ") + t;
+  return names;
+}
+
+namespace {
+
 // ---- inputs -------------------------------------------------------------------------------------
 
 // Reduction and scan inputs whose every partial sum is exact in every dtype, so that any grain
@@ -622,11 +638,8 @@ int run_tune(const tune_options& o) {
         if (std::find(ops.begin(), ops.end(), &op) == ops.end()) ops.push_back(&op);
         found = true;
       }
-    if (!found) {
-      std::string known = "all";
-      for (const auto& op : op_table()) known += ", " + std::string(op.name);
-      throw ak::argument_error("ak tune", "--ops", "one of " + known, name);
-    }
+    if (!found)
+      throw ak::argument_error("ak tune", "--ops", "one of all, " + tune_op_names(), name);
   }
   std::vector<ak::dtype> dtypes;
   for (const auto& name : o.dtypes.empty() ? default_dtypes : o.dtypes) {

@@ -26,6 +26,9 @@ struct tune_options {
   double min_speedup = 1.03;  // kept when (median - spread) of its speedup reaches this; 0: always
 };
 int run_tune(const tune_options& o);
+// The ops --ops takes (besides `all`) and the dtypes tuned without --dtypes, comma-separated.
+std::string tune_op_names();
+std::string tune_default_dtypes();
 
 namespace tune {
 
