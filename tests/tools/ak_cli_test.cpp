@@ -397,6 +397,8 @@ class tune_dir {
     const auto j = nlohmann::json::parse(r.output);
     return {j["devices"][0]["tuning_cache"], j["devices"][0]["tuning_cache_problem"]};
   }
+  // Where the tests have `ak tune --json` write its report: beside the cache.
+  std::string report_path() const { return cache().first + ".report.json"; }
 
  private:
   std::filesystem::path dir_;
@@ -424,7 +426,7 @@ TEST(AkTune, DryRunPrintsTheCacheAndWritesNothing) {
 // indices (radix_packed_run, 64 by default for float32 on cpu), which no other op uses.
 TEST(AkTune, SortpermSearchesItsPackingField) {
   tune_dir d("sortperm");
-  const std::string report_path = d.cache().first + ".report.json";
+  const std::string report_path = d.report_path();
   auto r = run_ak(
       "tune --ops sortperm --dtypes float32 --n 2e4 --budget 10 --dry-run "
       "--min-speedup 0 --json " +
@@ -452,14 +454,14 @@ TEST(AkTune, ACacheItWritesChangesWhatAProgramBuiltBeforeResolves) {
   EXPECT_EQ(before.output.find("(autotune"), std::string::npos) << before.output;
 
   auto r = run_ak("tune --ops sort --dtypes uint16 --n 5000 --budget 20 --min-speedup 0 --json " +
-                      d.cache().first + ".report.json",
+                      d.report_path(),
                   d.env());
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const auto [path, problem] = d.cache();
   EXPECT_EQ(problem, "");
   const auto doc = read_json(path);
   ASSERT_TRUE(doc["tunings"]["sort"].contains("uint16")) << doc.dump(2);
-  const auto report = read_json(path + ".report.json");
+  const auto report = read_json(d.report_path());
   EXPECT_EQ(report["targets"][0]["op"], "sort");
   EXPECT_TRUE(report["targets"][0]["kept"].get<bool>());
 
@@ -579,7 +581,7 @@ TEST(AkTune, TwoOpsOfOneHookKeepEachOthersFields) {
 // tuned too.
 TEST(AkTune, SizesTunedApartAreWrittenByTheirSize) {
   tune_dir d("sizes");
-  const std::string report_path = d.cache().first + ".report.json";
+  const std::string report_path = d.report_path();
   auto r = run_ak(
       "tune --ops map,sort_segments --dtypes int32 --n 2e4,2e5 --budget 30 "
       "--min-speedup 0 --json " +

@@ -87,16 +87,22 @@ const std::vector<std::string> default_dtypes{"int32", "uint32", "int64", "float
 
 }  // namespace
 
+namespace {
+// The names of a list, comma-separated.
+template <class List, class Name>
+std::string comma_list(const List& list, const Name& name) {
+  std::string out;
+  for (const auto& x : list) out += (out.empty() ? "" : ", ") + std::string(name(x));
+  return out;
+}
+}  // namespace
+
 std::string tune_op_names() {
-  std::string names;
-  for (const auto& op : op_table()) names += (names.empty() ? "" : ", ") + std::string(op.name);
-  return names;
+  return comma_list(op_table(), [](const op_info& op) { return op.name; });
 }
 
 std::string tune_default_dtypes() {
-  std::string names;
-  for (const auto& t : default_dtypes) names += (names.empty() ? "" : ", ") + t;
-  return names;
+  return comma_list(default_dtypes, [](const std::string& t) { return t; });
 }
 
 namespace {
