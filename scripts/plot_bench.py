@@ -5,6 +5,7 @@
     scripts/plot_bench.py bench.json                 # docs/benchmarks/bench_<group>.png
     scripts/plot_bench.py bench.json --out /tmp/plots
     scripts/plot_bench.py bench.json --table         # the same rows as a Markdown table
+    scripts/plot_bench.py new.json --table --before old.json   # and ak's time before over now
 
 Each PNG has one panel per op: for every (dtype, n) case a group of bars, one per peer, whose
 height is the peer's time over ak's (the median of the per-pair ratios of the run; above 1 ak
@@ -188,9 +189,14 @@ def plot_tuned(plt, rows, out_dir):
     return path
 
 
-def markdown_table(rows):
+def markdown_table(rows, before=None):
     """The rows as the Markdown table of docs/benchmarks: ak's median time and %bw, and each
-    peer's time over ak's, for every (op, dtype, n) in the order of the file."""
+    peer's time over ak's, for every (op, dtype, n) in the order of the file. With `before` (the
+    rows of an earlier run), a column "ak before" gives ak's time there over ak's time here."""
+    earlier = {}
+    for r in before or []:
+        if r["impl"] == "ak":
+            earlier[(r["op"], r["dtype"], r["n"])] = r
     cases = OrderedDict()
     for r in rows:
         if r["impl"] != "bandwidth":
@@ -198,8 +204,9 @@ def markdown_table(rows):
     peers = [p for p in ["ak (defaults)"] + PEER_ORDER
              if any(p in c for c in cases.values())]
     peers += sorted({p for c in cases.values() for p in c} - set(peers) - {"ak"})
-    lines = ["| op | dtype | n | ak | ak %bw | " + " | ".join(peers) + " |",
-             "|---" * (5 + len(peers)) + "|"]
+    first = ["ak before"] if before is not None else []
+    lines = ["| op | dtype | n | ak | ak %bw | " + " | ".join(first + peers) + " |",
+             "|---" * (5 + len(first) + len(peers)) + "|"]
     for (op, dtype, n), c in cases.items():
         ak = c.get("ak")
         if ak is None:
@@ -208,6 +215,9 @@ def markdown_table(rows):
         time = f"{t * 1e3:.2f} ms" if t < 1 else f"{t:.2f} s"
         bw = f"{100 * ak['bw_fraction']:.0f}%" if "bw_fraction" in ak else ""
         cells = [f"{ratio(c[p], ak):.2f}" if p in c else "" for p in peers]
+        if before is not None:
+            old = earlier.get((op, dtype, n))
+            cells.insert(0, f"{ratio(old, ak):.2f}" if old else "")
         lines.append(f"| {op} | {dtype} | {size_text(n)} | {time} | {bw} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
@@ -221,9 +231,13 @@ def main():
                     help="folder for the PNGs (default: docs/benchmarks)")
     ap.add_argument("--table", action="store_true",
                     help="print the Markdown table of the rows instead of drawing")
+    ap.add_argument("--before", metavar="JSON",
+                    help="with --table: a column of ak's time in this earlier run over its time now")
     args = ap.parse_args()
+    if args.before and not args.table:
+        sys.exit("--before goes with --table")
     if args.table:
-        print(markdown_table(load(args.json)))
+        print(markdown_table(load(args.json), load(args.before) if args.before else None))
         return
     try:
         import matplotlib

@@ -369,6 +369,52 @@ TYPED_TEST(Sort, EqualKeysKeepTheirOrder) {
       }
 }
 
+// Keys in order or in descending order but for one pair of neighbours, swapped or made equal:
+// the cpu sorts look at neighbours first (keys in order stay, keys in descending order are
+// reversed), in chunks on the workers, so the one pair out of place must be found wherever it
+// is (the first, the last, either side of a chunk border), and a tie in descending keys keeps its
+// order. sort, sortperm and sort_by_key against the stable reference, with 2 and 3 workers.
+AKT_TAG(cross_group_sync, "Sort/*.NearlyPresorted");
+TYPED_TEST(Sort, NearlyPresorted) {
+  using T = TypeParam;
+  AKT_RANDOM(r);
+  const i64 n = pick<i64>(3 * (i64{1} << 15) + 5, 3000);
+  const buf<T> ascending = make_data<T>(n, pattern::sorted, r);
+  for (i64 threads : {2, 3}) {
+    const thread_cap cap(threads);
+    // Chunk borders of the neighbour check: chunks of a multiple of 1024 elements.
+    const i64 chunk = ((n + threads - 1) / threads + 1023) / 1024 * 1024;
+    for (alg a : {alg::radix, alg::merge, alg::sample})
+      for (bool descending : {false, true})
+        for (i64 pos : {i64{-1}, i64{0}, chunk - 1, chunk, n - 2, r.between(0, n - 2)})
+          for (bool tie : {false, true}) {
+            if (!on_target(a) || (pos < 0 && tie) || pos + 1 >= n) continue;
+            const bool rev = r.chance(0.5);
+            SCOPED_TRACE(
+                std::string(name_of(a)) + ", " + std::to_string(threads) + " workers, " +
+                (descending ? "descending" : "in order") +
+                (pos < 0 ? std::string(" as it is")
+                         : (tie ? ", made equal at " : ", swapped at ") + std::to_string(pos)) +
+                (rev ? ", rev" : ""));
+            buf<T> keys = ascending;
+            if (descending != rev) std::reverse(keys.begin(), keys.end());
+            if (pos >= 0 && tie) keys[pos] = keys[pos + 1];
+            if (pos >= 0 && !tie) std::swap(keys[pos], keys[pos + 1]);
+            const buf<T> original = keys;
+            const buf<i64> p = stable_permutation(original, rev);
+            const buf<T> want = permuted(original, p);
+            EXPECT_TRUE(same_bits_elements(to_buf(ak::sort(keys.view(), options(a, rev))), want));
+            EXPECT_TRUE(same_elements(to_buf(ak::sortperm(keys.view(), options(a, rev))), p))
+                << "sortperm";
+            buf<i64> values(n);
+            std::iota(values.begin(), values.end(), i64{0});
+            ak::sort_by_key(keys.view(), values.view(), options(a, rev));
+            EXPECT_TRUE(same_bits_elements(keys, want)) << "sort_by_key";
+            EXPECT_TRUE(same_elements(values, p)) << "sort_by_key's values";
+          }
+  }
+}
+
 // ---- Floats: one order everywhere -------------------------------------------------------------
 
 template <class T>

@@ -157,11 +157,7 @@ array<T> cpu_take(const map_tuning& t, view<const T> s, view<const I> idx) {
 // Reverses p[0, n) in place.
 template <class T>
 void cpu_reverse_inplace(const map_tuning& t, T* p, std::int64_t n) {
-  const std::int64_t half = n / 2;
-  const cpu::chunks c = cpu::plan_chunks(half, t.cpu_grain, cpu::balanced_task_limit());
-  cpu::parallel_tasks(c.count, [&](std::int64_t k) {
-    for (std::int64_t i = c.begin(k); i < c.end(k); ++i) std::swap(p[i], p[n - 1 - i]);
-  });
+  cpu::parallel_reverse(p, n, t.cpu_grain);
 }
 
 }  // namespace ak::detail

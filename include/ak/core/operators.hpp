@@ -144,8 +144,11 @@ constexpr ordered_key_t<T> ordered_key(T x) noexcept {
     return static_cast<U>(x ? 1 : 0);
   } else if constexpr (std::is_floating_point_v<T>) {
     if (x != x) return static_cast<U>(~U{0});
+    // Without a branch on the sign (random signs would mispredict half of the time): flip all
+    // bits (mask ~0) when negative, the sign bit (mask `sign`) otherwise.
     const U bits = std::bit_cast<U>(x);
-    return static_cast<U>((bits & sign) ? ~bits : (bits | sign));
+    const U negative = static_cast<U>(0 - static_cast<U>(bits >> (8 * sizeof(T) - 1)));
+    return static_cast<U>(bits ^ static_cast<U>(negative | sign));
   } else if constexpr (std::is_signed_v<T>) {
     return static_cast<U>(static_cast<U>(x) ^ sign);
   } else {
@@ -165,7 +168,9 @@ constexpr T from_ordered_key(ordered_key_t<T> u) noexcept {
     return u != 0;
   } else if constexpr (std::is_floating_point_v<T>) {
     constexpr U sign = static_cast<U>(U{1} << (8 * sizeof(T) - 1));
-    return std::bit_cast<T>(static_cast<U>((u & sign) ? (u & ~sign) : ~u));
+    // Branch-free as ordered_key: clear the sign bit when set, flip every bit otherwise.
+    const U positive = static_cast<U>(static_cast<U>(u >> (8 * sizeof(T) - 1)) - 1);
+    return std::bit_cast<T>(static_cast<U>(u ^ static_cast<U>(positive | sign)));
   } else if constexpr (std::is_signed_v<T>) {
     constexpr U sign = static_cast<U>(U{1} << (8 * sizeof(T) - 1));
     return static_cast<T>(static_cast<U>(u ^ sign));

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "ak/backends/cpu/prefetch.hpp"
 #include "ak/backends/cpu/vector_loops.hpp"  // AK_CPU_VECTOR_LOOP_TYPES
 #include "ak/core/operators.hpp"
 
@@ -175,12 +176,6 @@ T extreme(const T* p, std::int64_t n, bool* nan) {
   return m;
 }
 
-// How far ahead of the keys the even bins' loops ask for them: the machine's own prefetching left
-// the integer bins' loop (its many operations a key keep few loads in flight) waiting for its keys
-// for more than half of its time, 35 ms on one thread for 1e7 int64 keys against 9.5 for a block
-// in cache; 512 bytes ahead took 18 ms, 2048 10.6, 4096 9.9 (the 2-core Xeon VM, 2026-12-07).
-constexpr std::size_t prefetch_bytes = 4096;
-
 // Even bins (vector_loops.hpp): in double, as the scalar bin computes them; the clamp to count -
 // 1 before the truncation instead of after it, the same for a whole bound. Separate multiplies
 // and subtracts, never fused (CMakeLists.txt: -ffp-contract=off), as the scalar code's are.
@@ -198,7 +193,7 @@ std::int64_t even_bin_indices(const T* p, std::int64_t n, T lower, T upper, doub
   std::int64_t i = 0;
   for (; i + lanes <= n; i += lanes) {
     hn::Vec<decltype(d)> x;
-    __builtin_prefetch(p + i + prefetch_bytes / sizeof(T));
+    fetch_ahead(p + i);  // the keys' loop does many operations a key (prefetch.hpp)
     if constexpr (std::is_same_v<T, double>)
       x = hn::LoadU(d, p + i);
     else
@@ -260,7 +255,7 @@ std::int64_t even_int_bin_indices(const T* p, std::int64_t n, T lower, std::uint
   std::int64_t i = 0;
   for (; i + lanes <= n; i += lanes) {
     hn::Vec<decltype(du)> x;
-    __builtin_prefetch(p + i + prefetch_bytes / sizeof(T));
+    fetch_ahead(p + i);  // the keys' loop does many operations a key (prefetch.hpp)
     if constexpr (sizeof(T) == 8)
       x = hn::BitCast(du, hn::LoadU(dt, p + i));
     else

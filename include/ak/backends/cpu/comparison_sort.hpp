@@ -98,7 +98,7 @@ void merge_sort(T* data, T* tmp, std::int64_t n, std::int64_t grain, const Less&
   constexpr std::int64_t run = 16;  // insertion-sorted run: a few cache lines
   std::int64_t block = run;         // data and scratch of a block fill half the cache
   while (block * 2 * 2 * static_cast<std::int64_t>(sizeof(T)) <= cache_bytes / 2) block *= 2;
-  if (n <= 1) return;
+  if (n <= 1 || presorted(data, n, grain, less)) return;
   // A power-of-two number of chunks keeps the merge tree balanced.
   std::int64_t count = 1;
   while (count < num_threads() && n / (2 * count) >= grain) count *= 2;
@@ -455,6 +455,7 @@ T* sample_sort_serial(T* a, T* b, std::int64_t n, const Less& less, const sample
 template <class T, class Less>
 void sample_sort(T* data, T* tmp, std::int64_t n, std::int64_t grain, sample_rules rules,
                  const Less& less, std::int64_t cache_bytes) {
+  if (presorted(data, n, grain, less)) return;
   rules.oversampling = std::max<std::int64_t>(1, rules.oversampling);
   rules.leaf_size = std::clamp<std::int64_t>(rules.leaf_size, 1, sample_detail::max_leaf_size);
   const std::int64_t oversampling = rules.oversampling;

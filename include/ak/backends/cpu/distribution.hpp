@@ -4,10 +4,14 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
+#include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "ak/backends/cpu/parallel.hpp"
+#include "ak/backends/cpu/prefetch.hpp"
 
 namespace ak::cpu {
 
@@ -52,6 +56,52 @@ void parallel_copy(const T* from, std::int64_t n, T* to, std::int64_t grain) {
   parallel_tasks(c.count, [&](std::int64_t k) {
     std::copy(from + c.begin(k), from + c.end(k), to + c.begin(k));
   });
+}
+
+// Whether pred(a[i - 1], a[i]) holds for every i in [1, n), found by the workers in chunks of
+// blocks. Every chunk stops at the first block where it fails, so data for which it fails early
+// (shuffled data, for the orders presorted asks about) costs a few blocks.
+template <class T, class Pred>
+bool all_neighbours(const T* a, std::int64_t n, std::int64_t grain, const Pred& pred) {
+  constexpr std::int64_t block = 1024;  // elements between looks at the other chunks' findings
+  const chunks c = plan_chunks(n, std::max<std::int64_t>(grain, block), num_threads(), block);
+  std::atomic<bool> failed{false};
+  parallel_tasks(c.count, [&](std::int64_t k) {
+    for (std::int64_t b = std::max<std::int64_t>(c.begin(k), 1), e = c.end(k); b < e; b += block) {
+      if (failed.load(std::memory_order_relaxed)) return;
+      const T* const p = a;
+      fetch_block(p + b + block, block);
+      unsigned holds = 1;  // an integer: the block's loop vectorises
+      for (std::int64_t i = b, be = std::min(e, b + block); i < be; ++i)
+        holds &= pred(p[i - 1], p[i]) ? 1u : 0u;
+      if (holds == 0) {
+        failed.store(true, std::memory_order_relaxed);
+        return;
+      }
+    }
+  });
+  return !failed.load();
+}
+
+// Sorts data[0, n) (and `along`, an array moved with it, when given) stably and returns true when
+// that takes no more than looking at neighbours: data in order (by `less`) stays; data in strictly
+// descending order is reversed, and so is data in descending order with ties when `ties_identical`
+// says elements that compare equal are identical (integers alone). Otherwise returns false, having
+// written nothing. Shuffled data costs a few blocks of each chunk (all_neighbours), data in order
+// one read.
+template <class T, class Less, class Along = std::nullptr_t>
+bool presorted(T* data, std::int64_t n, std::int64_t grain, const Less& less,
+               bool ties_identical = false, Along along = nullptr) {
+  if (all_neighbours(data, n, grain, [&](const T& x, const T& y) { return !less(y, x); }))
+    return true;
+  const bool descending =
+      ties_identical
+          ? all_neighbours(data, n, grain, [&](const T& x, const T& y) { return !less(x, y); })
+          : all_neighbours(data, n, grain, [&](const T& x, const T& y) { return less(y, x); });
+  if (!descending) return false;
+  parallel_reverse(data, n, grain);
+  if constexpr (!std::is_same_v<Along, std::nullptr_t>) parallel_reverse(along, n, grain);
+  return true;
 }
 
 }  // namespace ak::cpu

@@ -14,6 +14,7 @@
 #include <new>
 #include <optional>
 #include <type_traits>
+#include <utility>
 
 #include "ak/backends/cpu.hpp"
 
@@ -69,6 +70,16 @@ void parallel_for(std::int64_t n, std::int64_t grain, F&& f) {
   const chunks c = plan_chunks(n, grain, balanced_task_limit());
   parallel_tasks(c.count, [&](std::int64_t k) {
     for (std::int64_t i = c.begin(k), e = c.end(k); i < e; ++i) f(i);
+  });
+}
+
+// p[0, n) reversed in place, on the workers.
+template <class T>
+void parallel_reverse(T* p, std::int64_t n, std::int64_t grain) {
+  const std::int64_t half = n / 2;
+  const chunks c = plan_chunks(half, grain, balanced_task_limit());
+  parallel_tasks(c.count, [&](std::int64_t k) {
+    for (std::int64_t i = c.begin(k), e = c.end(k); i < e; ++i) std::swap(p[i], p[n - 1 - i]);
   });
 }
 
