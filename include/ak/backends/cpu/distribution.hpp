@@ -59,20 +59,24 @@ void parallel_copy(const T* from, std::int64_t n, T* to, std::int64_t grain) {
 }
 
 // Whether pred(a[i - 1], a[i]) holds for every i in [1, n), found by the workers in chunks of
-// blocks. Every chunk stops at the first block where it fails, so data for which it fails early
-// (shuffled data, for the orders presorted asks about) costs a few blocks.
+// blocks. Every chunk stops at the first block where it fails, and its first block is short, so
+// data for which it fails early (shuffled data, for the orders presorted asks about) costs a few
+// dozen elements a chunk: little beside sorting a short segment.
 template <class T, class Pred>
 bool all_neighbours(const T* a, std::int64_t n, std::int64_t grain, const Pred& pred) {
   constexpr std::int64_t block = 1024;  // elements between looks at the other chunks' findings
+  constexpr std::int64_t first_block = 32;
   const chunks c = plan_chunks(n, std::max<std::int64_t>(grain, block), num_threads(), block);
   std::atomic<bool> failed{false};
   parallel_tasks(c.count, [&](std::int64_t k) {
-    for (std::int64_t b = std::max<std::int64_t>(c.begin(k), 1), e = c.end(k); b < e; b += block) {
+    const std::int64_t e = c.end(k);
+    std::int64_t len = first_block;
+    for (std::int64_t b = std::max<std::int64_t>(c.begin(k), 1); b < e; b += len, len = block) {
       if (failed.load(std::memory_order_relaxed)) return;
       const T* const p = a;
-      fetch_block(p + b + block, block);
+      fetch_block(p + b + len, block);
       unsigned holds = 1;  // an integer: the block's loop vectorises
-      for (std::int64_t i = b, be = std::min(e, b + block); i < be; ++i)
+      for (std::int64_t i = b, be = std::min(e, b + len); i < be; ++i)
         holds &= pred(p[i - 1], p[i]) ? 1u : 0u;
       if (holds == 0) {
         failed.store(true, std::memory_order_relaxed);
