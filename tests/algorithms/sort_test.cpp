@@ -374,6 +374,48 @@ TYPED_TEST(Sort, EqualKeysKeepTheirOrder) {
 // reversed), in chunks on the workers, so the one pair out of place must be found wherever it
 // is (the first, the last, either side of a chunk border), and a tie in descending keys keeps its
 // order. sort, sortperm and sort_by_key against the stable reference, with 2 and 3 workers.
+// Keys whose low bits are all the same (integers that are multiples of 2^s, floats with integer
+// values times 2^s, of both signs): radix sort skips those bits, and counts integers that differ
+// in few bits above them. Few and many distinct keys, both directions, sort and sort_by_key (whose
+// values show stability) against the stable reference, in cache and past it.
+AKT_TAG(cross_group_sync, "Sort/*.KeysSharingLowBits");
+TYPED_TEST(Sort, KeysSharingLowBits) {
+  using T = TypeParam;
+  if constexpr (is_bool_v<T>) {
+    GTEST_SKIP() << "bool keys have one bit: none to share";
+  } else {
+    AKT_RANDOM(r);
+    constexpr int digits =
+        is_float_v<T> ? std::numeric_limits<T>::digits - 1 : std::numeric_limits<T>::digits;
+    for (int shift : {1, digits / 2, digits - 4})
+      for (i64 distinct : {i64{3}, i64{1000}})
+        for (i64 n : pick<std::vector<i64>>({1000, 300007}, {1000, 5000}))
+          for (bool rev : {false, true}) {
+            SCOPED_TRACE("multiples of 2^" + std::to_string(shift) + ", " +
+                         std::to_string(distinct) + " distinct, n = " + std::to_string(n) +
+                         (rev ? ", rev" : ""));
+            const int s = std::max(0, std::min(shift, digits - 11));  // distinct << s fits
+            buf<T> keys(n);
+            for (T& k : keys) {
+              const i64 m = r.between(std::is_signed_v<T> ? -distinct / 2 : 0, distinct - 1);
+              if constexpr (is_float_v<T>)
+                k = static_cast<T>(std::ldexp(static_cast<double>(m), s));
+              else
+                k = static_cast<T>(static_cast<std::make_unsigned_t<T>>(m) << s);
+            }
+            const buf<i64> p = stable_permutation(keys, rev);
+            const buf<T> want = permuted(keys, p);
+            EXPECT_TRUE(
+                same_bits_elements(to_buf(ak::sort(keys.view(), options(alg::radix, rev))), want));
+            buf<i64> values(n);
+            std::iota(values.begin(), values.end(), i64{0});
+            ak::sort_by_key(keys.view(), values.view(), options(alg::radix, rev));
+            EXPECT_TRUE(same_bits_elements(keys, want)) << "sort_by_key";
+            EXPECT_TRUE(same_elements(values, p)) << "sort_by_key's values";
+          }
+  }
+}
+
 AKT_TAG(cross_group_sync, "Sort/*.NearlyPresorted");
 TYPED_TEST(Sort, NearlyPresorted) {
   using T = TypeParam;
