@@ -74,7 +74,8 @@ bool all_neighbours(const T* a, std::int64_t n, std::int64_t grain, const Pred& 
     for (std::int64_t b = std::max<std::int64_t>(c.begin(k), 1); b < e; b += len, len = block) {
       if (failed.load(std::memory_order_relaxed)) return;
       const T* const p = a;
-      fetch_block(p + b + len, block);
+      if (e - b > len)
+        fetch_block(p + b + len, static_cast<std::size_t>(std::min(block, e - b - len)));
       unsigned holds = 1;  // an integer: the block's loop vectorises
       for (std::int64_t i = b, be = std::min(e, b + len); i < be; ++i)
         holds &= pred(p[i - 1], p[i]) ? 1u : 0u;

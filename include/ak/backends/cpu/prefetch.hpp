@@ -10,16 +10,19 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 namespace ak::cpu {
 
 // How far ahead the loops ask for their data.
 inline constexpr std::size_t prefetch_bytes = 4096;
 
-// Asks for the data prefetch_bytes after p (a hint: never faults, even past the end).
+// Asks for the data prefetch_bytes after p. A hint, which never faults: the address may lie past
+// the end of p's array, so it is computed as an integer (a pointer there would be undefined).
 template <class T>
 inline void fetch_ahead(const T* p) noexcept {
-  __builtin_prefetch(reinterpret_cast<const char*>(p) + prefetch_bytes);
+  __builtin_prefetch(
+      reinterpret_cast<const void*>(reinterpret_cast<std::uintptr_t>(p) + prefetch_bytes));
 }
 
 // Asks for every cache line of p[0, count): a block that a vectorised loop reads next, where a
