@@ -173,8 +173,7 @@ AKT_TAG(cross_group_sync, "SegmentedSort/*.OverOffsets");
 TYPED_TEST(SegmentedSort, OverOffsets) {
   using T = TypeParam;
   AKT_RANDOM(r);
-  // On sim, where a segmented sort is two whole sorts (sort_gpu.hpp), 5003 elements: several
-  // groups of every profile, a fifth of the time of 20011 (a third of the suite's time on sim:1).
+  // On sim, 5003 elements: several windows of every profile (sort_gpu.hpp).
   for (i64 n : pick<std::vector<i64>>({0, 1, 2, 1000, 300007}, {0, 1, 2, 1000, 5003}))
     for (const auto& [name, offsets] : segment_layouts(n, r))
       for (bool rev : {false, true}) {
@@ -189,6 +188,52 @@ TYPED_TEST(SegmentedSort, OverOffsets) {
         ak::sort_inplace(v.view(), ak::offsets{o.view()}, opts);
         EXPECT_TRUE(same_bits_elements(v, want.sorted));
       }
+}
+
+// Small windows (merge_sort's block_size and merge_tile_size: on GPU-style devices, windows of a
+// sub-group or two x 1 to 16 elements, sorted in local memory), so that segments cross many
+// window borders: lengths at and around window multiples, segments that straddle one border,
+// one that spans every window, and random mixes, whose pieces take 1 to 8 merge passes (odd and
+// even counts, so that some end in the temporaries). On cpu, merge sort with these fields.
+TYPED_TEST(SegmentedSort, PiecesAcrossWindows) {
+  using T = TypeParam;
+  AKT_RANDOM(r);
+  const i64 n = pick<i64>(20011, 3001);
+  const i64 width = std::max<i64>(on_gpu_style() ? target().info().sub_group_width : 32, 32);
+  for (const i64 block : {width, 2 * width})
+    for (const i64 tile_size : {64, 128, 256}) {
+      const i64 tile = std::max(tile_size, block);  // the window: block x (tile_size / block)
+      std::vector<std::pair<std::string, std::vector<i64>>> layouts;
+      layouts.push_back({"one segment", {0, n}});
+      layouts.push_back({"one short segment straddling each border", {0}});
+      for (i64 b = tile; b < n; b += tile) {
+        layouts.back().second.push_back(b - 1 - r.between(0, 2));
+        layouts.back().second.push_back(std::min(n, b + 1 + r.between(0, 2)));
+      }
+      layouts.back().second.push_back(n);
+      for (const i64 k : {tile - 1, tile, tile + 1, 3 * tile + 5}) {
+        std::vector<i64> o{0};
+        while (o.back() < n) o.push_back(std::min(n, o.back() + k));
+        layouts.push_back({"lengths " + std::to_string(k), o});
+      }
+      std::vector<i64> mixed{0, r.between(1, tile)};
+      while (mixed.back() < n) mixed.push_back(std::min(n, mixed.back() + r.between(0, 9 * tile)));
+      layouts.push_back({"random, empty ones among them", mixed});
+      for (const auto& [name, offsets] : layouts)
+        for (bool rev : {false, true}) {
+          SCOPED_TRACE(name + ", block " + std::to_string(block) + ", window " +
+                       std::to_string(tile) + (rev ? ", rev" : ""));
+          buf<T> v = make_data<T>(n, rev ? pattern::few : pattern::random, r);
+          const reference<T> want = sorted_segments(v, offsets, sort_order{rev});
+          buf<i64> o(offsets.data(), static_cast<i64>(offsets.size()));
+          const ak::sort_options<> opts{
+              .rev = rev, .alg = ak::merge_sort{.block_size = block, .merge_tile_size = tile_size}};
+          EXPECT_TRUE(
+              same_elements(ak::sortperm(v.view(), ak::offsets{o.view()}, opts), want.perm));
+          ak::sort_inplace(v.view(), ak::offsets{o.view()}, opts);
+          EXPECT_TRUE(same_bits_elements(v, want.sorted));
+        }
+    }
 }
 
 // Every algorithm value the device runs, along a dimension and over offsets.

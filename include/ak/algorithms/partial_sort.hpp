@@ -14,8 +14,12 @@
 // rank a little above k's share of the sample), the elements not after it are selected
 // (copy_if; findall for the indices: one read of the data), and only those are sorted. Should
 // fewer than k be selected (a sample that misled), the rank is raised, and at the top of the
-// sample the whole array is sorted. Where k is a large part of n, the whole array is sorted. The
-// steps are ak's own calls, so every backend runs them; the result is the same on all of them.
+// sample the whole array is sorted. On GPU-style devices, numbers in ak's order take the
+// threshold from radix selection instead (partial_sort_gpu.hpp: a histogram of the top digits,
+// digit by digit, until the k-th element's bucket and those before it hold at most 2k + 4096
+// elements or its key is found whole), which is never short. Where k is a large part of n, the
+// whole array is sorted. The steps are ak's own calls, so every backend runs them; the result is
+// the same on all of them.
 #pragma once
 
 #include <algorithm>
@@ -30,6 +34,7 @@
 #include "ak/algorithms/detail/arguments.hpp"
 #include "ak/algorithms/elementwise.hpp"
 #include "ak/algorithms/options.hpp"
+#include "ak/algorithms/partial_sort_gpu.hpp"
 #include "ak/algorithms/select.hpp"
 #include "ak/algorithms/sort.hpp"
 
@@ -61,12 +66,23 @@ array<T> first_of(const array<T>& a, std::int64_t k) {
 // is to be sorted instead. Select is copy_if for partialsort, findall for partialsortperm.
 template <class T, class By, class Lt, class Select>
 auto partial_selection(view<const T> v, std::int64_t k, const sort_options<By, Lt>& o,
-                       const Select& select)
+                       const Select& select, const char* function)
     -> std::optional<decltype(select(std::declval<const not_after<T, sort_less<By, Lt>>&>()))> {
   const std::int64_t n = v.size();
   // Small inputs, and k a large part of n: the whole sort costs little more.
   if (n < (std::int64_t{1} << 14) || k > n / 8) return std::nullopt;
   const sort_less<By, Lt> less{o.by, o.lt, o.rev};
+  auto not_after_t = [&](const T& t) {
+    return select(not_after<T, sort_less<By, Lt>>{t, less, plain_threshold(t, o)});
+  };
+  // Numbers in ak's order on GPU-style devices: the threshold by radix selection, never short.
+  if constexpr (gpu_radix_order_v<T, By, Lt>) {
+    if (k > 0 && on_gpu_memory(v.memory())) {
+      const device dev = algorithm_device(function, "src", v.memory());
+      check_gpu_types<T>(function, dev);
+      return not_after_t(gpu_partial_threshold(dev, v, k, o.rev, 2 * k + 4096));
+    }
+  }
   // An evenly spread sample (one element from each of s strides, at a hashed offset), sorted on
   // the host.
   const std::int64_t s = 4096, stride = n / s;
@@ -83,8 +99,7 @@ auto partial_selection(view<const T> v, std::int64_t k, const sort_options<By, L
   const double share = static_cast<double>(k) * static_cast<double>(s) / static_cast<double>(n);
   auto rank = static_cast<std::int64_t>(std::ceil(share + 4 * std::sqrt(share) + 8));
   while (rank < s - 1) {
-    const T t = sample[static_cast<std::size_t>(rank)];
-    auto selected = select(not_after<T, sort_less<By, Lt>>{t, less, plain_threshold(t, o)});
+    auto selected = not_after_t(sample[static_cast<std::size_t>(rank)]);
     if (selected.size() >= k) return selected;
     rank = std::min(s - 1, 2 * rank + 1);
   }
@@ -111,8 +126,8 @@ auto partialsort(const Src& src, std::int64_t k, const sort_options<By, Lt>& o =
   using T = detail::element_t<const Src>;
   const view<const T> v =
       detail::partial_sort_input(detail::as_const_view(src), k, o, "ak::partialsort");
-  auto selected =
-      detail::partial_selection(v, k, o, [&](const auto& pred) { return copy_if(v, pred); });
+  auto selected = detail::partial_selection(
+      v, k, o, [&](const auto& pred) { return copy_if(v, pred); }, "ak::partialsort");
   return detail::first_of(selected ? sort(*selected, o) : sort(v, o), k);
 }
 
@@ -124,8 +139,8 @@ array<std::int64_t> partialsortperm(const Src& src, std::int64_t k,
   using T = detail::element_t<const Src>;
   const view<const T> v =
       detail::partial_sort_input(detail::as_const_view(src), k, o, "ak::partialsortperm");
-  auto selected =
-      detail::partial_selection(v, k, o, [&](const auto& pred) { return findall(v, pred); });
+  auto selected = detail::partial_selection(
+      v, k, o, [&](const auto& pred) { return findall(v, pred); }, "ak::partialsortperm");
   if (!selected) return detail::first_of(sortperm(v, o), k);
   // The selected indices ascend, and sortperm is stable: equal elements stay in index order.
   const array<std::int64_t> order = sortperm(take(v, *selected), o);

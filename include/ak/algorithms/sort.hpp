@@ -19,8 +19,8 @@
 // (needed for rank > 1), or each segment of a 1-d array given by ak::offsets, on its own, with
 // every option of the 1-d sort; sortperm gives indices within the slice or segment. All are one
 // segmented sort (sort_segments): on the cpu each segment is sorted on one thread by what suits
-// its length (long ones by the parallel sort); on GPU-style devices, a stable sort of the whole
-// array and then a stable sort by segment.
+// its length (long ones by the parallel sort); on GPU-style devices, by a segmented merge sort
+// whose groups sort windows of the array in local memory (ak/gpu/segmented_sort.hpp).
 //
 // This is the family's front: each call checks its arguments, finds its device and resolves its
 // algorithm once, then runs the precompiled entry (the standard types in the default order) or

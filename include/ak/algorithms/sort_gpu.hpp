@@ -91,49 +91,12 @@ void gpu_sortperm_run(const device& dev, const T* keys, std::int64_t* perm, std:
   gpu::detail::sortperm_run(dev, keys, perm, n, sort_less<By, Lt>{o.by, o.lt, o.rev}, r.tuning);
 }
 
-// ids[j] = the segment that holds element perm[j].
-template <class S>
-struct segment_ids {
-  sort_segments seg;
-  const std::int64_t* perm;
-  S* ids;
-  AK_KERNEL_FN void operator()(std::int64_t j) const {
-    ids[j] = static_cast<S>(seg.segment_of(perm[j]));
-  }
-};
-
-// perm[j] -= the start of the segment that holds element perm[j] (indices within segments).
-struct segment_local {
+// perm[i] = i - the start of the segment that holds element i: each segment's own indices.
+struct segment_iota {
   sort_segments seg;
   std::int64_t* perm;
-  AK_KERNEL_FN void operator()(std::int64_t j) const {
-    perm[j] -= seg.start(seg.segment_of(perm[j]));
-  }
+  AK_KERNEL_FN void operator()(std::int64_t i) const { perm[i] = i - seg.start(seg.segment_of(i)); }
 };
-
-// perm[0, n) = the stable permutation that sorts each segment of keys[0, n) on its own (indices
-// into keys): the stable sort of the whole array, then a stable radix sort of the segment numbers
-// in that order (32-bit where they fit). Two whole sorts: CUB's segmented sort, which bins the
-// segments by length and sorts each bin by a kernel of its own, is the faster design, not built
-// yet (docs/algorithms.md).
-template <class T, class By, class Lt>
-void gpu_segments_perm(const device& dev, const T* keys, std::int64_t* perm, std::int64_t n,
-                       const sort_segments& seg, const resolved_sort& r,
-                       const sort_options<By, Lt>& o) {
-  gpu_sortperm_run(dev, keys, perm, n, r, o);
-  if (seg.count <= 1 || n <= 1) return;
-  auto by_segment = [&]<class S>(S*) {
-    gpu::device_buffer<S> ids(dev, n);
-    gpu::foreachindex(dev, n, segment_ids<S>{seg, perm, ids.data()});
-    const resolved_sort ids_sort = resolve(radix_sort{}, dev, tuning_dtype<S>(), sort_facts{}, {n});
-    gpu::detail::radix_sort_run(dev, ids.data(), perm, n, ids_sort.tuning,
-                                "ak::gpu::radix_sort_by_key");
-  };
-  if (seg.count <= std::int64_t{1} << 32)
-    by_segment(static_cast<std::uint32_t*>(nullptr));
-  else
-    by_segment(static_cast<std::int64_t*>(nullptr));
-}
 
 // Sorts each segment of v (any shape and strides; its elements in row-major order make the
 // segments) in place.
@@ -144,16 +107,11 @@ void gpu_sort(const device& dev, const resolved_sort& r, view<T> v, const sort_s
   const std::int64_t n = v.size();
   if (n <= 1) return;
   gpu_work<T> w(dev, v, true);
-  if (seg.count <= 1) {
+  if (seg.count <= 1)
     gpu_sort_run<T, unsigned char>(dev, w.data(), nullptr, n, r, o);
-  } else {
-    gpu::device_buffer<std::int64_t> perm(dev, n);
-    gpu_segments_perm(dev, w.data(), perm.data(), n, seg, r, o);
-    gpu::device_buffer<T> sorted(dev, n);
-    gpu::foreachindex(
-        dev, n, gpu::kernels::gather_body<T, std::int64_t>{w.data(), perm.data(), sorted.data()});
-    gpu::foreachindex(dev, n, gpu::kernels::copy_body<T>{sorted.data(), w.data()});
-  }
+  else
+    gpu::detail::segmented_sort_run(dev, w.data(), static_cast<unsigned char*>(nullptr), n, seg,
+                                    sort_less<By, Lt>{o.by, o.lt, o.rev}, r.tuning, function);
   w.write_back();
 }
 
@@ -180,8 +138,15 @@ void gpu_sortperm(const device& dev, const resolved_sort& r, view<const T> v,
   if (n == 0) return;
   const gpu_dense<T> keys(dev, v);
   gpu_work<std::int64_t> p(dev, perm, false);
-  gpu_segments_perm(dev, keys.data(), p.data(), n, seg, r, o);
-  if (seg.count > 1) gpu::foreachindex(dev, n, segment_local{seg, p.data()});
+  if (seg.count <= 1) {
+    gpu_sortperm_run(dev, keys.data(), p.data(), n, r, o);
+  } else {
+    gpu::device_buffer<T> k(dev, n);
+    gpu::foreachindex(dev, n, gpu::kernels::copy_body<T>{keys.data(), k.data()});
+    gpu::foreachindex(dev, n, segment_iota{seg, p.data()});
+    gpu::detail::segmented_sort_run(dev, k.data(), p.data(), n, seg,
+                                    sort_less<By, Lt>{o.by, o.lt, o.rev}, r.tuning, function);
+  }
   p.write_back();
 }
 

@@ -17,4 +17,5 @@
 #include "ak/gpu/kernels/reduce.hpp"
 #include "ak/gpu/kernels/scan.hpp"
 #include "ak/gpu/kernels/search.hpp"
+#include "ak/gpu/kernels/segmented_sort.hpp"
 #include "ak/gpu/kernels/select.hpp"

@@ -170,12 +170,27 @@ template void ak_nvcc_check::instantiate<akgk::foreach_kernel<
     akd::merge_chunks<double, std::int64_t, akd::sort_less<ak::identity, ak::isless>>>>();
 template void ak_nvcc_check::instantiate<akgk::foreach_kernel<
     akd::merge_chunks<std::int8_t, std::int8_t, akd::sort_less<ak::identity, ak::isless>>>>();
-// The segmented sorts' loops (segment numbers by binary search in offsets, indices made local).
+// The segmented sorts: windows sorted in local memory, pieces merged (keys alone and with the
+// indices of sortperm), indices within segments, and the count of pieces.
 #include "ak/algorithms/sort_gpu.hpp"
-template void ak_nvcc_check::instantiate<akgk::foreach_kernel<akd::segment_ids<std::uint32_t>>>();
-template void ak_nvcc_check::instantiate<akgk::foreach_kernel<akd::segment_local>>();
-// partialsort's selection by a threshold (then ak's sorts, above).
+template void ak_nvcc_check::instantiate<akgk::window_sort_kernel<
+    double, std::int64_t, akd::sort_segments, akd::sort_less<ak::identity, ak::isless>>>();
+template void ak_nvcc_check::instantiate<akgk::window_sort_kernel<
+    std::int8_t, unsigned char, akd::sort_segments, akd::sort_less<ak::identity, ak::isless>>>();
+template void ak_nvcc_check::instantiate<akgk::foreach_kernel<akgk::piece_merge_body<
+    float, std::int64_t, akd::sort_segments, akd::sort_less<ak::identity, ak::isless>>>>();
+template void ak_nvcc_check::instantiate<akgk::foreach_kernel<akgk::piece_merge_body<
+    int, unsigned char, akd::sort_segments, ak_nvcc_check_gpu::descending>>>();
+template void ak_nvcc_check::instantiate<akgk::foreach_kernel<akd::segment_iota>>();
+template void ak_nvcc_check::instantiate<akgk::reduce_striped_kernel<
+    std::int64_t, akgk::load_segment_pieces<akd::sort_segments>, ak::maximum_op>>();
+// partialsort's threshold by radix selection (histograms of a digit of the keys with a prefix)
+// and its selection by the threshold (then ak's sorts, above).
 #include "ak/algorithms/partial_sort.hpp"
+template void ak_nvcc_check::instantiate<
+    akgk::histogram_kernel<float, ak::gpu::detail::select_digit_bin<float>>>();
+template void ak_nvcc_check::instantiate<
+    akgk::histogram_kernel<std::int8_t, ak::gpu::detail::select_digit_bin<std::int8_t>>>();
 template void ak_nvcc_check::instantiate<akgk::select_write_kernel<
     akd::pred_flag<float, akd::not_after<float, akd::sort_less<ak::identity, ak::isless>>>,
     akd::write_index>>();
