@@ -7,6 +7,7 @@
 // empty ones), every algorithm value, a key function and a custom order, and the errors, made
 // before anything is written.
 #include <algorithm>
+#include <array>
 #include <numeric>
 
 #include "test_support.hpp"
@@ -319,6 +320,42 @@ TEST(SegmentedSortCustom, KeyFunctionsAndCustomOrders) {
   EXPECT_TRUE(same_elements(ids(v), ids(sorted_segments(h, offsets, [](const rec& x, const rec& y) {
                                           return x.key > y.key;
                                         }).sorted)));
+}
+
+// Records of 1 KiB: on GPU-style devices two copies of a sub-group's window of them do not fit
+// local memory (64 KiB at width 32), so the windows are insertion-sorted in global memory before
+// the merge passes; the same for the merge sort of a whole array.
+struct big_rec {
+  std::int32_t key;
+  std::int32_t id;
+  std::array<char, 1016> pad;
+};
+struct big_rec_key {
+  AK_KERNEL_FN std::int32_t operator()(const big_rec& x) const { return x.key; }
+};
+TEST(SegmentedSortCustom, RecordsTooLargeForLocalMemory) {
+  AKT_RANDOM(r);
+  const i64 n = pick<i64>(3001, 701);
+  buf<big_rec> h(n);
+  for (i64 i = 0; i < n; ++i)
+    h[i] = {static_cast<std::int32_t>(r.between(-9, 9)), static_cast<std::int32_t>(i), {}};
+  auto ids = [](const buf<big_rec>& x) {
+    buf<std::int32_t> out(x.size());
+    for (i64 i = 0; i < x.size(); ++i) out[i] = x[i].id;
+    return out;
+  };
+  const auto by_key = [](const big_rec& x, const big_rec& y) { return x.key < y.key; };
+  const std::vector<i64> offsets{0, 5, 5, 300, 301, n};
+  buf<i64> o(offsets.data(), static_cast<i64>(offsets.size()));
+  const ak::sort_options<big_rec_key> opts{};
+  buf<big_rec> v = h;
+  ak::sort_inplace(v.view(), ak::offsets{o.view()}, opts);
+  EXPECT_TRUE(same_elements(ids(v), ids(sorted_segments(h, offsets, by_key).sorted)));
+  EXPECT_TRUE(same_elements(ak::sortperm(h.view(), ak::offsets{o.view()}, opts),
+                            sorted_segments(h, offsets, by_key).perm));
+  const std::vector<i64> whole{0, n};
+  EXPECT_TRUE(same_elements(ids(to_buf(ak::sort(h.view(), opts))),
+                            ids(sorted_segments(h, whole, by_key).sorted)));
 }
 
 // Bad dims and offsets are argument errors that leave the data as it was.

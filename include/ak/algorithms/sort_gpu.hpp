@@ -111,7 +111,7 @@ void gpu_sort(const device& dev, const resolved_sort& r, view<T> v, const sort_s
     gpu_sort_run<T, unsigned char>(dev, w.data(), nullptr, n, r, o);
   else
     gpu::detail::segmented_sort_run(dev, w.data(), static_cast<unsigned char*>(nullptr), n, seg,
-                                    sort_less<By, Lt>{o.by, o.lt, o.rev}, r.tuning, function);
+                                    sort_less<By, Lt>{o.by, o.lt, o.rev}, r.tuning);
   w.write_back();
 }
 
@@ -145,7 +145,7 @@ void gpu_sortperm(const device& dev, const resolved_sort& r, view<const T> v,
     gpu::foreachindex(dev, n, gpu::kernels::copy_body<T>{keys.data(), k.data()});
     gpu::foreachindex(dev, n, segment_iota{seg, p.data()});
     gpu::detail::segmented_sort_run(dev, k.data(), p.data(), n, seg,
-                                    sort_less<By, Lt>{o.by, o.lt, o.rev}, r.tuning, function);
+                                    sort_less<By, Lt>{o.by, o.lt, o.rev}, r.tuning);
   }
   p.write_back();
 }

@@ -12,7 +12,6 @@
 #include "ak/gpu/kernels/dims.hpp"
 #include "ak/gpu/kernels/foreach.hpp"
 #include "ak/gpu/kernels/histogram.hpp"
-#include "ak/gpu/kernels/merge_sort.hpp"
 #include "ak/gpu/kernels/radix_sort.hpp"
 #include "ak/gpu/kernels/reduce.hpp"
 #include "ak/gpu/kernels/scan.hpp"

@@ -5,6 +5,8 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "ak/core/operators.hpp"
@@ -60,7 +62,16 @@ ordered_key_t<T> radix_select_key(const ak::device& dev, const select_tuning& t,
     prefix = static_cast<U>(prefix | static_cast<U>(static_cast<U>(j) << shift));
     known = static_cast<U>(known | static_cast<U>(mask << shift));
     done += d;
-    if (below + c[j] <= enough) return static_cast<U>(prefix | static_cast<U>(~known));
+    if (below + c[j] <= enough) {
+      U last = static_cast<U>(prefix | static_cast<U>(~known));
+      if constexpr (std::is_floating_point_v<T>) {
+        // A last key above +inf's is a NaN's bits, which would be taken for NaN (every element
+        // not after it); the keys up to it are those up to +inf's (NaNs all have the largest).
+        constexpr U inf = ordered_key(std::numeric_limits<T>::infinity());
+        if (!rev && last > inf && last != static_cast<U>(~U{0})) last = inf;
+      }
+      return last;
+    }
   }
   return prefix;
 }

@@ -1,5 +1,6 @@
-// Segmented sort on GPU-style devices: each segment of an array sorted on its own, stably, by any
-// comparator, with values or without (kernels/segmented_sort.hpp has the design). One launch
+// Merge sort of segments on GPU-style devices: each segment of an array sorted on its own, stably,
+// by any comparator, with values or without (kernels/segmented_sort.hpp has the design); the
+// merge sort of a whole array (sort.hpp) is the case of one segment. One launch
 // sorts every window of block x ipt elements in local memory, which finishes the segments that
 // fit a window; segments that cross windows take ceil(log2(windows touched)) merge passes more,
 // each of them a launch over the array in which the other segments cost a look-up.
@@ -7,8 +8,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <string>
-#include <string_view>
 
 #include "ak/gpu/algorithms.hpp"
 #include "ak/gpu/kernels/segmented_sort.hpp"
@@ -18,15 +17,17 @@ namespace ak::gpu::detail {
 // Sorts each segment of keys[0, n) (and values with its keys, when not null) stably by lt, with a
 // resolved tuning `t`: windows of t.block_size work-items (fitted to the device) x
 // t.merge_tile_size / block elements each, halved until two copies of a window's keys and values
-// fit local memory. A segment is the whole array where seg.count is 1.
+// fit local memory (or, for elements too large for a sub-group's window there, windows of
+// t.merge_tile_size / block elements insertion-sorted in global memory by one work-item each).
 template <class K, class V, class Seg, class Lt>
 void segmented_sort_run(const ak::device& dev, K* keys, V* values, std::int64_t n, const Seg& seg,
-                        Lt lt, const sort_tuning& t, std::string_view fn) {
+                        Lt lt, const sort_tuning& t) {
   if (n < 2) return;
   const std::size_t per_element = 2 * (sizeof(K) + (values ? sizeof(V) : 0));
   const auto local_limit = static_cast<std::size_t>(dev.info().local_memory_bytes);
   std::int64_t block = fit_block(dev, t.block_size);
-  std::int64_t ipt = std::clamp<std::int64_t>(t.merge_tile_size / block, 1, 32);
+  const std::int64_t run = std::clamp<std::int64_t>(t.merge_tile_size / block, 1, 32);
+  std::int64_t ipt = run;
   auto bytes = [&] {
     return static_cast<std::size_t>(block * ipt) * per_element + (values ? alignof(V) : 0);
   };
@@ -34,38 +35,52 @@ void segmented_sort_run(const ak::device& dev, K* keys, V* values, std::int64_t 
   while (bytes() > local_limit && block > dev.info().sub_group_width)
     block = fit_block(dev, block / 2);
   block = block_for(dev, block, n, ipt);
-  if (bytes() > local_limit)
-    throw ak::capability_error(std::string(fn) + ": " + std::to_string(block * ipt) +
-                               " elements of " + std::to_string(per_element / 2) +
-                               " bytes (key and value) twice take " + std::to_string(bytes()) +
-                               " bytes of local memory; the device has " +
-                               std::to_string(local_limit));
-  const std::int64_t tile = block * ipt, windows = cdiv(n, tile);
-  launch(
-      dev, {kernel::range_1d(windows * block, block), bytes(), "ak::gpu::segmented_sort_windows"},
-      kernels::window_sort_kernel<K, V, Seg, Lt>{keys, values, n, seg, static_cast<int>(ipt), lt});
+  // The element-wise launches (one work-item a window or a merge pass's ipt outputs) take the
+  // window's block, which may be narrower than map.block_size's range (a sub-group of 16).
+  map_tuning loops = loop_tuning(t);
+  loops.block_size = block;
+  loops.items_per_thread = 1;
+  std::int64_t tile = block * ipt;
+  if (bytes() <= local_limit) {
+    launch(dev,
+           {kernel::range_1d(cdiv(n, tile) * block, block), bytes(),
+            "ak::gpu::segmented_sort_windows"},
+           kernels::window_sort_kernel<K, V, Seg, Lt>{keys, values, n, seg, static_cast<int>(ipt),
+                                                      lt});
+  } else {
+    // Elements too large for a window of one sub-group in local memory: windows of `run`
+    // elements, each insertion-sorted in place by one work-item (the merge passes' work-items
+    // take a window each).
+    tile = ipt = run;
+    foreachindex_run(dev, loops, cdiv(n, tile),
+                     kernels::window_insertion_body<K, V, Seg, Lt>{keys, values, n, seg, tile, lt});
+  }
+  const std::int64_t windows = cdiv(n, tile);
   if (windows == 1) return;
 
-  // The merge passes that the segment of the most pieces needs.
-  device_buffer<std::int64_t> most(dev, 1);
-  reduce_into(
-      dev,
-      ak::tuning(reduce_hook{}, dev, tuning_dtype<std::int64_t>(), reduce_tuning{}, {seg.count}),
-      kernels::load_segment_pieces<Seg>{seg, tile}, seg.count, ak::maximum_op{}, std::int64_t{0},
-      most.data());
-  const int passes = kernels::piece_passes(read_one(dev, most.data()));
+  // The merge passes that the segment of the most pieces needs (a reduction over the segments,
+  // where there are several).
+  std::int64_t most = windows;
+  if (seg.count > 1) {
+    device_buffer<std::int64_t> m(dev, 1);
+    reduce_into(
+        dev,
+        ak::tuning(reduce_hook{}, dev, tuning_dtype<std::int64_t>(), reduce_tuning{}, {seg.count}),
+        kernels::load_segment_pieces<Seg>{seg, tile}, seg.count, ak::maximum_op{}, std::int64_t{0},
+        m.data());
+    most = read_one(dev, m.data());
+  }
+  const int passes = kernels::piece_passes(most);
   if (passes == 0) return;
   device_buffer<K> keys_tmp(dev, n);
   device_buffer<V> values_tmp(dev, values ? n : 0);
   K* const k[2] = {keys, keys_tmp.data()};
   V* const v[2] = {values, values ? values_tmp.data() : nullptr};
-  const map_tuning call{.block_size = block, .items_per_thread = 1};
   auto pass = [&](int from, int p) {
-    foreachindex(
-        dev, cdiv(n, ipt),
+    foreachindex_run(
+        dev, loops, cdiv(n, ipt),
         kernels::piece_merge_body<K, V, Seg, Lt>{k[from], k[1 - from], v[from], v[1 - from], n, seg,
-                                                 tile, static_cast<int>(ipt), p, lt},
-        call);
+                                                 tile, static_cast<int>(ipt), p, lt});
   };
   for (int p = 0; p < passes; ++p) pass(p % 2, p);
   pass(1, -1);  // the segments whose last pass wrote the temporaries

@@ -1,5 +1,5 @@
-// Stable merge sort on GPU-style devices, with any comparator: sorted runs of a few elements per
-// work-item, then merge passes whose work-items each find their share of the output by a
+// Stable merge sort on GPU-style devices, with any comparator: windows of the array sorted in
+// local memory by each group, then merge passes whose work-items each find their outputs by a
 // merge-path search. Keys alone, keys with values (sort_by_key), or a permutation (sortperm).
 #pragma once
 
@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "ak/gpu/algorithms.hpp"
+#include "ak/gpu/segmented_sort.hpp"
 
 namespace ak::gpu {
 
@@ -49,28 +50,14 @@ struct ping_pong {
   }
 };
 
-// Sorts keys[0, n) (and values, when not null) stably by lt, ping-ponging through temporaries.
-// With a resolved tuning `t` (every field set), on a device check_call has accepted: what the
-// public algorithms call once they have resolved.
+// Sorts keys[0, n) (and values, when not null) stably by lt: the merge sort of one segment
+// (segmented_sort.hpp: windows of block x merge_tile_size / block elements sorted in local
+// memory, then merge passes over them). With a resolved tuning `t` (every field set), on a
+// device check_call has accepted: what the public algorithms call once they have resolved.
 template <class K, class V, class Lt>
 void merge_sort_run(const ak::device& dev, K* keys, V* values, std::int64_t n, Lt lt,
                     const sort_tuning& t) {
-  if (n < 2) return;
-  const std::int64_t block = fit_block(dev, t.block_size);
-  const std::int64_t run = std::clamp<std::int64_t>(t.merge_tile_size / block, 1, 32);
-  foreachindex(dev, cdiv(n, run), kernels::sort_runs_body<K, V, Lt>{keys, values, n, run, lt},
-               {.block_size = block, .items_per_thread = 1});
-  if (run >= n) return;
-  ping_pong<K, V> pp(dev, keys, values, n);
-  const int ipt = static_cast<int>(run);
-  const std::int64_t groups = cdiv(cdiv(n, ipt), block);
-  for (std::int64_t width = run; width < n; width *= 2) {
-    launch(
-        dev, {kernel::range_1d(groups * block, block), 0, "ak::gpu::merge_pass"},
-        kernels::merge_pass_kernel<K, V, Lt>{pp.kin, pp.kout, pp.vin, pp.vout, n, width, ipt, lt});
-    pp.swap();
-  }
-  pp.finish(dev, {.block_size = block});
+  segmented_sort_run(dev, keys, values, n, kernels::whole_array{n}, lt, t);
 }
 
 template <class K, class V, class Lt>
@@ -95,7 +82,7 @@ void sortperm_run(const ak::device& dev, const K* keys, std::int64_t* perm, std:
 }  // namespace detail
 
 // Sorts keys[0, n) stably in the order lt (ak's order by default). Tuning: sort.block_size,
-// sort.merge_tile_size (elements per group of the first pass: runs of merge_tile_size / block).
+// sort.merge_tile_size (the elements of a window a group sorts in local memory).
 template <class K, class Lt = ak::isless>
 void merge_sort(const ak::device& dev, K* keys, std::int64_t n, Lt lt = {},
                 const sort_tuning& call = {}) {

@@ -59,22 +59,17 @@ template void ak_nvcc_check_gpu::scan_and_reduce<std::int32_t, ak_nvcc_check_gpu
 template void ak_nvcc_check_gpu::scan_and_reduce<std::int64_t, ak_nvcc_check_gpu::minimum>();
 template void ak_nvcc_check_gpu::scan_and_reduce<std::uint64_t, ak_nvcc_check_gpu::plus>();
 
-// Sort, search and elementwise bodies run through foreach_kernel; the merge pass is a kernel.
+// Sort, search and elementwise bodies run through foreach_kernel; the merge sort's windows are
+// sorted by a kernel.
 namespace ak_nvcc_check_gpu {
 struct descending {
   AK_KERNEL_FN bool operator()(int a, int b) const { return a > b; }
 };
 }  // namespace ak_nvcc_check_gpu
 template void ak_nvcc_check::instantiate<
-    akgk::foreach_kernel<akgk::sort_runs_body<double, std::int64_t, ak::isless>>>();
-template void ak_nvcc_check::instantiate<akgk::foreach_kernel<
-    akgk::sort_runs_body<int, unsigned char, ak_nvcc_check_gpu::descending>>>();
-template void
-ak_nvcc_check::instantiate<akgk::merge_pass_kernel<double, std::int64_t, ak::isless>>();
-template void
-ak_nvcc_check::instantiate<akgk::merge_pass_kernel<float, unsigned char, ak::isless>>();
-template void ak_nvcc_check::instantiate<
-    akgk::merge_pass_kernel<int, unsigned char, ak_nvcc_check_gpu::descending>>();
+    akgk::window_sort_kernel<double, std::int64_t, akgk::whole_array, ak::isless>>();
+template void ak_nvcc_check::instantiate<akgk::foreach_kernel<akgk::piece_merge_body<
+    int, unsigned char, akgk::whole_array, ak_nvcc_check_gpu::descending>>>();
 template void
 ak_nvcc_check::instantiate<akgk::foreach_kernel<akgk::search_body<double, ak::isless>>>();
 template void
@@ -181,6 +176,8 @@ template void ak_nvcc_check::instantiate<akgk::foreach_kernel<akgk::piece_merge_
     float, std::int64_t, akd::sort_segments, akd::sort_less<ak::identity, ak::isless>>>>();
 template void ak_nvcc_check::instantiate<akgk::foreach_kernel<akgk::piece_merge_body<
     int, unsigned char, akd::sort_segments, ak_nvcc_check_gpu::descending>>>();
+template void ak_nvcc_check::instantiate<akgk::foreach_kernel<akgk::window_insertion_body<
+    double, std::int64_t, akd::sort_segments, akd::sort_less<ak::identity, ak::isless>>>>();
 template void ak_nvcc_check::instantiate<akgk::foreach_kernel<akd::segment_iota>>();
 template void ak_nvcc_check::instantiate<akgk::reduce_striped_kernel<
     std::int64_t, akgk::load_segment_pieces<akd::sort_segments>, ak::maximum_op>>();

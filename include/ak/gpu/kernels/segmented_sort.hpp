@@ -1,4 +1,5 @@
-// The kernels of the GPU segmented sort (ak/gpu/segmented_sort.hpp), in the kernel language only.
+// The kernels of the GPU merge sorts of segments and of whole arrays (ak/gpu/segmented_sort.hpp,
+// ak/gpu/sort.hpp), in the kernel language only.
 //
 // The array is cut into windows of `tile` = block x ipt elements, one group each. A group sorts
 // the part of every segment that lies in its window, each part on its own, in local memory
@@ -11,7 +12,7 @@
 //
 // Segments are any `Seg` with `count`, start(s) for s in [0, count] (start(count) is the length of
 // the array) and segment_of(i), the segment that holds element i (never an empty one):
-// ak::detail::sort_segments is one.
+// ak::detail::sort_segments is one, whole_array another.
 #pragma once
 
 #include <cstdint>
@@ -20,6 +21,14 @@
 #include "ak/kernel/merge_path.hpp"
 
 namespace ak::gpu::kernels {
+
+// The whole array of n elements as one segment: the merge sort's (ak/gpu/sort.hpp).
+struct whole_array {
+  std::int64_t n;
+  std::int64_t count = 1;
+  AK_KERNEL_FN std::int64_t start(std::int64_t s) const { return s == 0 ? 0 : n; }
+  AK_KERNEL_FN std::int64_t segment_of(std::int64_t) const { return 0; }
+};
 
 // The windows of `tile` elements that the segment [b, e) (not empty) touches.
 AK_KERNEL_INLINE std::int64_t segment_pieces(std::int64_t b, std::int64_t e, std::int64_t tile) {
@@ -71,6 +80,25 @@ struct run_pair {
   }
 };
 
+// Sorts keys[x, x1) (and values with them when with_values) stably by lt, by insertion: the
+// short runs the window sorts begin from. keys and values are anything indexable.
+template <class K, class V, class Keys, class Values, class Lt>
+AK_KERNEL_FN void insertion_sort_part(const Keys& keys, const Values& values, std::int64_t x,
+                                      std::int64_t x1, bool with_values, const Lt& lt) {
+  for (std::int64_t i = x + 1; i < x1; ++i) {
+    const K k = keys[i];
+    V v{};
+    if (with_values) v = values[i];
+    std::int64_t j = i;
+    for (; j > x && lt(k, keys[j - 1]); --j) {
+      keys[j] = keys[j - 1];
+      if (with_values) values[j] = values[j - 1];
+    }
+    keys[j] = k;
+    if (with_values) values[j] = v;
+  }
+}
+
 // One group per window: sorts the part of each segment in its window (stably by lt, with values
 // when not null) in local memory: each work-item insertion-sorts the parts of its ipt elements,
 // then merge levels of doubling width, each work-item finding its ipt outputs by merge path.
@@ -118,18 +146,7 @@ struct window_sort_kernel {
                             });
     };
     parts([&](std::int64_t x, std::int64_t x1, std::int64_t, std::int64_t) {
-      for (std::int64_t i = x + 1; i < x1; ++i) {
-        const K k = k0[i];
-        V v{};
-        if (with_values) v = v0[i];
-        std::int64_t j = i;
-        for (; j > x && lt(k, k0[j - 1]); --j) {
-          k0[j] = k0[j - 1];
-          if (with_values) v0[j] = v0[j - 1];
-        }
-        k0[j] = k;
-        if (with_values) v0[j] = v;
-      }
+      insertion_sort_part<K, V>(k0, v0, x, x1, with_values, lt);
     });
     ctx.barrier();
     bool in1 = false;  // the sorted runs are in k1/v1
@@ -155,6 +172,25 @@ struct window_sort_kernel {
       keys[w0 + i] = ks[i];
       if (with_values) values[w0 + i] = vs[i];
     }
+  }
+};
+
+// Where two copies of a sub-group's window do not fit local memory (large elements): work-item w
+// sorts the part of each segment in window w of `tile` elements in place, by insertion.
+template <class K, class V, class Seg, class Lt>
+struct window_insertion_body {
+  K* keys;
+  V* values;  // null: keys alone
+  std::int64_t n;
+  Seg seg;
+  std::int64_t tile;
+  Lt lt;
+  AK_KERNEL_FN void operator()(std::int64_t w) const {
+    const std::int64_t o1 = (w + 1) * tile < n ? (w + 1) * tile : n;
+    for_each_segment_part(seg, w * tile, o1,
+                          [&](std::int64_t x, std::int64_t x1, std::int64_t, std::int64_t) {
+                            insertion_sort_part<K, V>(keys, values, x, x1, values != nullptr, lt);
+                          });
   }
 };
 
