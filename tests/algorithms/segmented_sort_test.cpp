@@ -285,6 +285,14 @@ struct by_key_descending {
   AK_KERNEL_FN bool operator()(const rec& a, const rec& b) const { return a.key > b.key; }
 };
 
+// The ids of records, in order.
+template <class R>
+buf<std::int32_t> ids(const buf<R>& x) {
+  buf<std::int32_t> out(x.size());
+  for (i64 i = 0; i < x.size(); ++i) out[i] = x[i].id;
+  return out;
+}
+
 TEST(SegmentedSortCustom, KeyFunctionsAndCustomOrders) {
   AKT_RANDOM(r);
   const std::vector<i64> e = pick<std::vector<i64>>({50, 3001}, {7, 301});
@@ -295,11 +303,6 @@ TEST(SegmentedSortCustom, KeyFunctionsAndCustomOrders) {
   const ak::array<rec> a = to_array(h, make_shape(e));
   const auto by_key = [](const rec& x, const rec& y) { return x.key < y.key; };
   const auto descending = [](const rec& x, const rec& y) { return x.key > y.key; };
-  auto ids = [](const buf<rec>& x) {
-    buf<std::int32_t> out(x.size());
-    for (i64 i = 0; i < x.size(); ++i) out[i] = x[i].id;
-    return out;
-  };
   for (std::size_t dim = 0; dim < 2; ++dim) {
     SCOPED_TRACE("dim " + std::to_string(dim));
     const i64 d = static_cast<i64>(dim);
@@ -339,11 +342,6 @@ TEST(SegmentedSortCustom, RecordsTooLargeForLocalMemory) {
   buf<big_rec> h(n);
   for (i64 i = 0; i < n; ++i)
     h[i] = {static_cast<std::int32_t>(r.between(-9, 9)), static_cast<std::int32_t>(i), {}};
-  auto ids = [](const buf<big_rec>& x) {
-    buf<std::int32_t> out(x.size());
-    for (i64 i = 0; i < x.size(); ++i) out[i] = x[i].id;
-    return out;
-  };
   const auto by_key = [](const big_rec& x, const big_rec& y) { return x.key < y.key; };
   const std::vector<i64> offsets{0, 5, 5, 300, 301, n};
   buf<i64> o(offsets.data(), static_cast<i64>(offsets.size()));
