@@ -92,8 +92,8 @@ ak/gpu/dims.hpp field-value \] \.items_per_thread = 1 \|
   the kernel handles one output line per work-item by construction, whatever the tuning
 ak/gpu/search.hpp field-value \] \.items_per_thread = 1 \|
   the kernel handles one query per work-item by construction, whatever the tuning
-ak/gpu/sort.hpp field-value \] \.items_per_thread = 1 \|
-  the kernel handles one element per work-item by construction, whatever the tuning
+ak/gpu/segmented_sort.hpp field-value \] \.items_per_thread = 1 \|
+  each work-item sorts one window or merges ipt outputs by construction; ipt is the sort tuning's
 ak/algorithms/merge.hpp field-value \] \.items_per_thread = 1 \|
   each work-item merges one chunk of outputs by construction; items_per_thread is the chunk
 ak/runtime/device.hpp field-default \] std::int64_t sub_group_width = 0 \|
