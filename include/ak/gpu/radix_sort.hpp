@@ -1,12 +1,14 @@
 // LSD radix sort on GPU-style devices, in ak's order (ordered_key): keys, or keys with values.
 // Onesweep-style where the device has a device-scope fence, forward progress and 64-bit atomics
-// (one histogram pass for every digit, then one pass per digit whose bucket offsets chain between
-// tiles by decoupled look-back); elsewhere the offsets come from a scan of per-tile digit counts
-// (two launches and a scan per digit). Stable.
+// (one histogram pass for every digit, read by the host once, then one pass per digit that moves
+// keys, whose bucket offsets chain between tiles by decoupled look-back); elsewhere the offsets
+// come from a scan of per-tile digit counts (two launches and a scan per digit). Stable.
 #pragma once
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -22,6 +24,34 @@ namespace detail {
 inline bool can_onesweep(const ak::device& dev) {
   const auto& c = dev.caps();
   return c.device_scope_fence && c.forward_progress && c.atomics64;
+}
+
+// What the onesweep passes take from the histogram of every digit place, `counts` (passes x
+// radix, digit-major within a pass), copied to the host once: the passes that move keys, and
+// each one's bucket starts (the exclusive scan of its counts; radix numbers per moving pass). A
+// pass whose digit is the same for every key (one count of n) would copy the keys in order, so it
+// is left out: small integers in wide types, keys that share their low bits, equal keys.
+struct onesweep_plan {
+  std::vector<int> passes;
+  std::vector<std::int64_t> starts;
+};
+
+inline onesweep_plan plan_onesweep(const std::vector<unsigned long long>& counts, std::int64_t n,
+                                   int radix) {
+  onesweep_plan plan;
+  const auto r = static_cast<std::size_t>(radix);
+  for (std::size_t p = 0; p * r < counts.size(); ++p) {
+    const auto first = counts.begin() + static_cast<std::ptrdiff_t>(p * r);
+    if (std::find(first, first + radix, static_cast<unsigned long long>(n)) != first + radix)
+      continue;
+    plan.passes.push_back(static_cast<int>(p));
+    std::int64_t sum = 0;
+    for (auto c = first; c != first + radix; ++c) {
+      plan.starts.push_back(sum);
+      sum += static_cast<std::int64_t>(*c);
+    }
+  }
+  return plan;
 }
 
 // Sorts keys[0, n) (and values, when not null) with a resolved tuning `t` (every field set), on a
@@ -69,27 +99,27 @@ void radix_sort_run(const ak::device& dev, K* keys, V* values, std::int64_t n, c
 
   if (onesweep) {
     device_buffer<unsigned long long> hist(dev, static_cast<std::int64_t>(passes) * radix);
-    device_buffer<std::int64_t> hist64(dev, static_cast<std::int64_t>(passes) * radix),
-        starts(dev, static_cast<std::int64_t>(passes) * radix);
-    device_buffer<unsigned long long> status(dev, passes * tiles * radix);
-    device_buffer<unsigned> counters(dev, passes);
     foreachindex(dev, hist.size(), kernels::fill_body<unsigned long long>{hist.data(), 0});
-    foreachindex(dev, status.size(), kernels::fill_body<unsigned long long>{status.data(), 0});
-    foreachindex(dev, passes, kernels::fill_body<unsigned>{counters.data(), 0u});
     const std::size_t hist_local = static_cast<std::size_t>(radix * passes) * sizeof(int);
     launch(dev, {tile_range, hist_local, "ak::gpu::radix_histogram"},
            kernels::radix_histogram_kernel<K>{pp.kin, n, ipt, digit_bits, passes, hist.data()});
-    map(dev, hist.data(), hist64.data(), hist.size(), kernels::to_int64{});
-    for (int p = 0; p < passes; ++p)
-      accumulate(dev, hist64.data() + p * radix, starts.data() + p * radix, radix,
-                 kernels::sum_op{}, std::int64_t{0}, false, ak::reduce_then_scan{});
-    for (int p = 0; p < passes; ++p) {
-      launch(dev, {tile_range, lay.bytes, "ak::gpu::radix_onesweep"},
-             kernels::radix_scatter_kernel<K, V>{
-                 pp.kin, pp.kout, pp.vin, pp.vout, n, tiles, ipt, p * digit_bits, digit_bits, lay,
-                 nullptr, starts.data() + p * radix, status.data() + p * tiles * radix,
-                 counters.data() + p});
-      pp.swap();
+    const onesweep_plan plan = plan_onesweep(hist.to_host(), n, radix);
+    const auto moving = static_cast<std::int64_t>(plan.passes.size());
+    if (moving > 0) {
+      const device_buffer<std::int64_t> starts(dev, std::span<const std::int64_t>(plan.starts));
+      device_buffer<unsigned long long> status(dev, moving * tiles * radix);
+      device_buffer<unsigned> counters(dev, moving);
+      foreachindex(dev, status.size(), kernels::fill_body<unsigned long long>{status.data(), 0});
+      foreachindex(dev, moving, kernels::fill_body<unsigned>{counters.data(), 0u});
+      for (std::int64_t m = 0; m < moving; ++m) {
+        launch(
+            dev, {tile_range, lay.bytes, "ak::gpu::radix_onesweep"},
+            kernels::radix_scatter_kernel<K, V>{
+                pp.kin, pp.kout, pp.vin, pp.vout, n, tiles, ipt,
+                plan.passes[static_cast<std::size_t>(m)] * digit_bits, digit_bits, lay, nullptr,
+                starts.data() + m * radix, status.data() + m * tiles * radix, counters.data() + m});
+        pp.swap();
+      }
     }
   } else {
     device_buffer<std::int64_t> counts(dev, tiles * radix), offsets(dev, tiles * radix);

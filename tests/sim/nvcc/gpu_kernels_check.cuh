@@ -91,8 +91,6 @@ template void ak_nvcc_check::instantiate<akgk::radix_scatter_kernel<double, std:
 template void ak_nvcc_check::instantiate<akgk::radix_scatter_kernel<std::int8_t, float>>();
 template void
 ak_nvcc_check::instantiate<akgk::foreach_kernel<akgk::fill_body<unsigned long long>>>();
-template void
-ak_nvcc_check::instantiate<akgk::map_kernel<unsigned long long, std::int64_t, akgk::to_int64>>();
 
 // Reductions and scans along dimensions.
 #include "ak/gpu/kernels/dims.hpp"

@@ -95,13 +95,6 @@ struct fill_body {
   AK_KERNEL_FN void operator()(std::int64_t i) const { p[i] = v; }
 };
 
-struct to_int64 {
-  template <class T>
-  AK_KERNEL_FN std::int64_t operator()(T x) const {
-    return static_cast<std::int64_t>(x);
-  }
-};
-
 struct sum_op {
   template <class T>
   AK_KERNEL_FN T operator()(T a, T b) const {

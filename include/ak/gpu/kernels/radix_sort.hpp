@@ -255,6 +255,17 @@ struct radix_scatter_kernel {
     if (lid == 0) starts[radix] = tile_total;
     ctx.barrier();
 
+    // Onesweep: the tile's count of each digit is published as soon as it is known, before the
+    // tile is sorted in local memory, so that the tiles after this one can add it while this one
+    // sorts; its inclusive prefix follows once its own look-back ends. Tile 0's counts are its
+    // prefixes. (Each digit's status is written and later looked back for by the same work-item.)
+    if (status)
+      for (int d = lid; d < radix; d += bs)
+        ctx.atomic_store(&status[tile * radix + d],
+                         (tile == 0 ? prefix_flag : aggregate_flag) |
+                             static_cast<unsigned long long>(starts[d + 1] - starts[d]),
+                         memory_order::release, memory_scope::device);
+
     // The tile sorted by the digit, stably, in local memory.
     for (int k = 0; k < ipt; ++k) {
       const int j = (sg * ipt + k) * w + lane;
@@ -266,21 +277,16 @@ struct radix_scatter_kernel {
       kb[pos] = ka[j];
       if (has_values) vb[pos] = va[j];
     }
-    ctx.barrier();
 
-    // The tile's offset in each digit's bucket.
+    // The tile's offset in each digit's bucket (no barrier before: this reads `starts` alone, and
+    // the one below orders the local sort's writes before the scatter's reads).
     for (int d = lid; d < radix; d += bs) {
       if (!status) {
         offs[d] = scanned_counts[static_cast<std::int64_t>(d) * tiles + tile];
         continue;
       }
-      const unsigned long long count = static_cast<unsigned long long>(starts[d + 1] - starts[d]);
-      unsigned long long* mine = &status[tile * radix + d];
       unsigned long long before = 0;
-      if (tile == 0) {
-        ctx.atomic_store(mine, prefix_flag | count, memory_order::release, memory_scope::device);
-      } else {
-        ctx.atomic_store(mine, aggregate_flag | count, memory_order::release, memory_scope::device);
+      if (tile > 0) {
         for (std::int64_t j = tile - 1;; --j) {
           unsigned long long s = 0;
           while ((s = ctx.atomic_load(&status[j * radix + d], memory_order::acquire,
@@ -289,8 +295,9 @@ struct radix_scatter_kernel {
           before += s & value_mask;
           if ((s & ~value_mask) == prefix_flag) break;
         }
-        ctx.atomic_store(mine, prefix_flag | (before + count), memory_order::release,
-                         memory_scope::device);
+        const auto count = static_cast<unsigned long long>(starts[d + 1] - starts[d]);
+        ctx.atomic_store(&status[tile * radix + d], prefix_flag | (before + count),
+                         memory_order::release, memory_scope::device);
       }
       offs[d] = bucket_starts[d] + static_cast<std::int64_t>(before);
     }
