@@ -93,6 +93,12 @@ void radix_sort_run(const ak::device& dev, K* keys, V* values, std::int64_t n, c
   const std::int64_t tile = block * ipt;
   const std::int64_t tiles = cdiv(n, tile);
   const kernel::nd_range tile_range = kernel::range_1d(tiles * block, block);
+  if (tiles == 1) {  // every pass in one group's local memory, in place: one launch
+    launch(dev, {tile_range, lay.bytes, "ak::gpu::radix_single_tile"},
+           kernels::radix_single_tile_kernel<K, V>{keys, values, static_cast<int>(n), ipt, passes,
+                                                   digit_bits, lay});
+    return;
+  }
 
   ping_pong<K, V> pp(dev, keys, values, n);
   const bool onesweep = can_onesweep(dev);

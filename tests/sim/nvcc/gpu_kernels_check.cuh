@@ -90,6 +90,9 @@ ak_nvcc_check::instantiate<akgk::radix_scatter_kernel<std::uint32_t, unsigned ch
 template void ak_nvcc_check::instantiate<akgk::radix_scatter_kernel<double, std::int64_t>>();
 template void ak_nvcc_check::instantiate<akgk::radix_scatter_kernel<std::int8_t, float>>();
 template void
+ak_nvcc_check::instantiate<akgk::radix_single_tile_kernel<std::uint32_t, unsigned char>>();
+template void ak_nvcc_check::instantiate<akgk::radix_single_tile_kernel<double, std::int64_t>>();
+template void
 ak_nvcc_check::instantiate<akgk::foreach_kernel<akgk::fill_body<unsigned long long>>>();
 
 // Reductions and scans along dimensions.

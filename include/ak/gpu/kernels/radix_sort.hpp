@@ -7,7 +7,8 @@
 // the sorted tile is scattered to each digit's bucket at the tile's offset there. The
 // offsets come either from a scan of a digit-major count matrix (reduce-then-scan: runs everywhere)
 // or, onesweep-style, from one histogram of every pass's digits and a decoupled look-back over the
-// tiles' per-digit counts.
+// tiles' per-digit counts. Keys that fit one tile take every pass in one kernel (radix_tile: the
+// ranking and placing that every tile kernel shares).
 #pragma once
 
 #include <cstdint>
@@ -130,6 +131,131 @@ struct radix_histogram_kernel {
   }
 };
 
+// A tile of keys (and values) in local memory, where radix_layout puts it, with what ranking it
+// by one digit takes. Every work-item of the group holds the same one; the arrays are views.
+template <class KA, class VA, class U16A, class U32A, class IntA>
+struct radix_tile {
+  KA ka, kb;             // the keys, twice: sorted from one into the other
+  VA va, vb;             // the values likewise (empty for keys alone)
+  U16A counters;         // 16-bit counts per (sub-group, digit), then where each starts
+  U32A pairs;            // the same counters, two to a 32-bit word (for the atomics)
+  U16A ranks;            // each key's rank among its sub-group's keys of its digit
+  IntA scratch, starts;  // the group scan's; where each digit starts in the sorted tile
+
+  // Ranks keys[0, valid) by the digit at `shift` (onesweep's ranking, by match): sub-group g
+  // ranks the tile's keys [g * w * ipt, (g + 1) * w * ipt), ipt rows of w consecutive keys in
+  // turn. The lanes of a row holding the same digit find each other (sub_group_match_any, one
+  // sub-group operation per row); the lowest of them adds their number to the sub-group's counter
+  // of the digit (an atomic: the next row's leader of that digit may be another lane, and reaches
+  // its add only after this row's match) and keeps the old count, its own rank, in its slot of
+  // `ranks`; each other lane keeps which lane led it and how many peers are below it, and reads
+  // the leader's slot in `place`. So each key gets its rank among the sub-group's keys of its
+  // digit, in tile order. Keys past `valid` match as digit `radix` and are not counted. Then the
+  // counters, digit-major ((digit, sub-group) in order), are scanned exclusively: where each
+  // sub-group's keys of each digit start in the sorted tile (item t scans the columns of digits
+  // [t * per, (t + 1) * per), and a group scan of those sums adds the digits before); starts[d]
+  // is digit d's start, starts[radix] the tile's key count. Ends with a barrier.
+  template <class Ctx, class Keys>
+  AK_KERNEL_FN void rank(Ctx& ctx, const Keys& keys, int valid, int ipt, int shift,
+                         int digit_bits) const {
+    const int radix = 1 << digit_bits;
+    const unsigned mask = static_cast<unsigned>(radix - 1);
+    const int bs = ctx.local_size(0), lid = ctx.local_id(0);
+    const int nsg = ctx.num_sub_groups(), w = ctx.sub_group_size();
+    const int sg = ctx.sub_group_id(), lane = ctx.sub_group_lane();
+    // radix is even, so digit d of a sub-group is the half d % 2 of its word, and no count
+    // carries into the other half (a sub-group counts at most w * ipt keys).
+    for (int c = lid; c < nsg * radix / 2; c += bs) pairs[c] = 0u;
+    ctx.barrier();
+    const std::uint64_t below = (std::uint64_t{1} << lane) - 1;
+    for (int k = 0; k < ipt; ++k) {
+      const int j = (sg * ipt + k) * w + lane;
+      const bool in = j < valid;
+      const unsigned dg = in ? radix_digit(keys[j], shift, mask) : static_cast<unsigned>(radix);
+      const std::uint64_t peers = ctx.sub_group_match_any(dg);
+      const int first = kernel::lowest_bit(peers);
+      if (!in) continue;
+      if (lane == first) {
+        const unsigned half = 16 * (dg & 1u);
+        const unsigned before =
+            ctx.atomic_add(&pairs[(sg * radix + static_cast<int>(dg)) / 2],
+                           static_cast<unsigned>(kernel::popcount(peers)) << half,
+                           memory_order::relaxed, memory_scope::work_group);
+        ranks[j] = static_cast<std::uint16_t>(before >> half);
+      } else
+        ranks[j] =
+            static_cast<std::uint16_t>(radix_led | first << 6 | kernel::popcount(peers & below));
+    }
+    ctx.barrier();
+
+    const int per = (radix + bs - 1) / bs;
+    const int d0 = lid * per < radix ? lid * per : radix;
+    const int d1 = d0 + per < radix ? d0 + per : radix;
+    int sum = 0;
+    for (int d = d0; d < d1; ++d)
+      for (int g = 0; g < nsg; ++g) {
+        const int c = counters[g * radix + d];
+        counters[g * radix + d] = static_cast<std::uint16_t>(sum);
+        sum += c;
+      }
+    int tile_total = 0;
+    const int prior = group_exclusive_scan(ctx, scratch, sum, sum_op{}, 0, tile_total);
+    for (int d = d0; d < d1; ++d)
+      for (int g = 0; g < nsg; ++g)
+        counters[g * radix + d] = static_cast<std::uint16_t>(counters[g * radix + d] + prior);
+    for (int d = d0; d < d1; ++d) starts[d] = counters[d];
+    if (lid == 0) starts[radix] = tile_total;
+    ctx.barrier();
+  }
+
+  // Writes keys[0, valid) (and values, when `with_values`) ranked by `rank` to their places in
+  // the tile sorted by the digit, stably: to_keys (to_values). No barrier at the end.
+  template <class Ctx, class Keys, class Values>
+  AK_KERNEL_FN void place(Ctx& ctx, const Keys& keys, const Values& values, const Keys& to_keys,
+                          const Values& to_values, bool with_values, int valid, int ipt, int shift,
+                          int digit_bits) const {
+    const int radix = 1 << digit_bits;
+    const unsigned mask = static_cast<unsigned>(radix - 1);
+    const int w = ctx.sub_group_size(), sg = ctx.sub_group_id(), lane = ctx.sub_group_lane();
+    for (int k = 0; k < ipt; ++k) {
+      const int j = (sg * ipt + k) * w + lane;
+      if (j >= valid) continue;
+      const unsigned r = ranks[j];
+      const int rank = r & radix_led ? ranks[j - lane + (r >> 6 & 63u)] + (r & 63u) : r;
+      const int pos =
+          counters[sg * radix + static_cast<int>(radix_digit(keys[j], shift, mask))] + rank;
+      to_keys[pos] = keys[j];
+      if (with_values) to_values[pos] = values[j];
+    }
+  }
+};
+
+// The radix tile of a group, in local memory at `layout`'s places, for tiles of tile_n keys.
+template <class K, class V, class Ctx>
+AK_KERNEL_FN auto radix_tile_of(Ctx& ctx, const radix_layout& layout, std::size_t tile_n,
+                                bool has_values, int radix) {
+  const auto counter_count =
+      static_cast<std::size_t>(ctx.num_sub_groups()) * static_cast<std::size_t>(radix);
+  const std::size_t value_n = has_values ? tile_n : 0;
+  auto ka = kernel::local_array<K>(ctx, layout.keys_a, tile_n);
+  auto va = kernel::local_array<V>(ctx, layout.values_a, value_n);
+  auto counters = kernel::local_array<std::uint16_t>(ctx, layout.counters, counter_count);
+  auto pairs = kernel::local_array<unsigned>(ctx, layout.counters, counter_count / 2);
+  auto scratch = kernel::local_array<int>(ctx, layout.scratch,
+                                          static_cast<std::size_t>(ctx.num_sub_groups() + 1));
+  return radix_tile<decltype(ka), decltype(va), decltype(counters), decltype(pairs),
+                    decltype(scratch)>{
+      ka,
+      kernel::local_array<K>(ctx, layout.keys_b, tile_n),
+      va,
+      kernel::local_array<V>(ctx, layout.values_b, value_n),
+      counters,
+      pairs,
+      kernel::local_array<std::uint16_t>(ctx, layout.ranks, tile_n),
+      scratch,
+      kernel::local_array<int>(ctx, layout.starts, static_cast<std::size_t>(radix) + 1)};
+}
+
 // One pass: sorts each tile by the digit at `shift` and scatters it. Offsets per (digit, tile)
 // from `scanned_counts` (reduce-then-scan) or, when `status` is set, by decoupled look-back from
 // `bucket_starts` (onesweep). V = unsigned char with null values: keys only.
@@ -162,22 +288,7 @@ struct radix_scatter_kernel {
     const int ipt = items_per_thread;
     const std::size_t tile_n = static_cast<std::size_t>(bs) * ipt;
     const bool has_values = values_in != nullptr;
-    auto ka = kernel::local_array<K>(ctx, layout.keys_a, tile_n);
-    auto kb = kernel::local_array<K>(ctx, layout.keys_b, tile_n);
-    auto va = kernel::local_array<V>(ctx, layout.values_a, has_values ? tile_n : 0);
-    auto vb = kernel::local_array<V>(ctx, layout.values_b, has_values ? tile_n : 0);
-    const int nsg = ctx.num_sub_groups(), w = ctx.sub_group_size();
-    const int sg = ctx.sub_group_id(), lane = ctx.sub_group_lane();
-    // 16-bit counters per (sub-group, digit) (a sub-group counts at most w * ipt keys), added to
-    // by 32-bit atomics on the word holding two of them (`pairs`: radix is even, so digit d of a
-    // sub-group is the half d % 2 of its word, and no count carries into the other half).
-    const std::size_t counter_count = static_cast<std::size_t>(nsg) * radix;
-    auto counters = kernel::local_array<std::uint16_t>(ctx, layout.counters, counter_count);
-    auto pairs = kernel::local_array<unsigned>(ctx, layout.counters, counter_count / 2);
-    auto ranks = kernel::local_array<std::uint16_t>(ctx, layout.ranks, tile_n);
-    auto scratch = kernel::local_array<int>(ctx, layout.scratch, static_cast<std::size_t>(nsg + 1));
-    // Where each digit starts in the sorted tile; starts[radix] is the tile's key count.
-    auto starts = kernel::local_array<int>(ctx, layout.starts, static_cast<std::size_t>(radix) + 1);
+    const auto t = radix_tile_of<K, V>(ctx, layout, tile_n, has_values, radix);
     auto offs =
         kernel::local_array<std::int64_t>(ctx, layout.offsets, static_cast<std::size_t>(radix));
     auto id = kernel::local_array<std::int64_t>(ctx, layout.tile_id, 1);
@@ -195,65 +306,12 @@ struct radix_scatter_kernel {
     for (int k = 0; k < ipt; ++k) {
       const int j = k * bs + lid;
       if (j < valid) {
-        ka[j] = keys_in[base + j];
-        if (has_values) va[j] = values_in[base + j];
+        t.ka[j] = keys_in[base + j];
+        if (has_values) t.va[j] = values_in[base + j];
       }
     }
     ctx.barrier();
-
-    // Ranking (onesweep's, by match): sub-group g ranks the tile's keys [g * w * ipt, (g + 1) *
-    // w * ipt), ipt rows of w consecutive keys in turn. The lanes of a row holding the same digit
-    // find each other (sub_group_match_any, one sub-group operation per row); the lowest of them
-    // adds their number to the sub-group's counter of the digit (an atomic: the next row's
-    // leader of that digit may be another lane, and reaches its add only after this row's match)
-    // and keeps the old count, its own rank, in its slot of `ranks`; each other lane keeps which
-    // lane led it and how many peers are below it, and reads the leader's slot once the group has
-    // passed the barrier below. So each key gets its rank among the sub-group's keys of its digit,
-    // in tile order. Keys past `valid` match as digit `radix` and are not counted.
-    for (int c = lid; c < nsg * radix / 2; c += bs) pairs[c] = 0u;
-    ctx.barrier();
-    const std::uint64_t below = (std::uint64_t{1} << lane) - 1;
-    for (int k = 0; k < ipt; ++k) {
-      const int j = (sg * ipt + k) * w + lane;
-      const bool in = j < valid;
-      const unsigned dg = in ? radix_digit(ka[j], shift, mask) : static_cast<unsigned>(radix);
-      const std::uint64_t peers = ctx.sub_group_match_any(dg);
-      const int first = kernel::lowest_bit(peers);
-      if (!in) continue;
-      if (lane == first) {
-        const unsigned half = 16 * (dg & 1u);
-        const unsigned before =
-            ctx.atomic_add(&pairs[(sg * radix + static_cast<int>(dg)) / 2],
-                           static_cast<unsigned>(kernel::popcount(peers)) << half,
-                           memory_order::relaxed, memory_scope::work_group);
-        ranks[j] = static_cast<std::uint16_t>(before >> half);
-      } else
-        ranks[j] =
-            static_cast<std::uint16_t>(radix_led | first << 6 | kernel::popcount(peers & below));
-    }
-    ctx.barrier();
-
-    // The counters, digit-major ((digit, sub-group) in order), scanned exclusively: where each
-    // sub-group's keys of each digit start in the sorted tile. Item t scans the columns of digits
-    // [t * per, (t + 1) * per), and a group scan of those sums adds the digits before.
-    const int per = (radix + bs - 1) / bs;
-    const int d0 = lid * per < radix ? lid * per : radix;
-    const int d1 = d0 + per < radix ? d0 + per : radix;
-    int sum = 0;
-    for (int d = d0; d < d1; ++d)
-      for (int g = 0; g < nsg; ++g) {
-        const int c = counters[g * radix + d];
-        counters[g * radix + d] = static_cast<std::uint16_t>(sum);
-        sum += c;
-      }
-    int tile_total = 0;
-    const int prior = group_exclusive_scan(ctx, scratch, sum, sum_op{}, 0, tile_total);
-    for (int d = d0; d < d1; ++d)
-      for (int g = 0; g < nsg; ++g)
-        counters[g * radix + d] = static_cast<std::uint16_t>(counters[g * radix + d] + prior);
-    for (int d = d0; d < d1; ++d) starts[d] = counters[d];
-    if (lid == 0) starts[radix] = tile_total;
-    ctx.barrier();
+    t.rank(ctx, t.ka, valid, ipt, shift, digit_bits);
 
     // Onesweep: the tile's count of each digit is published as soon as it is known, before the
     // tile is sorted in local memory, so that the tiles after this one can add it while this one
@@ -263,20 +321,10 @@ struct radix_scatter_kernel {
       for (int d = lid; d < radix; d += bs)
         ctx.atomic_store(&status[tile * radix + d],
                          (tile == 0 ? prefix_flag : aggregate_flag) |
-                             static_cast<unsigned long long>(starts[d + 1] - starts[d]),
+                             static_cast<unsigned long long>(t.starts[d + 1] - t.starts[d]),
                          memory_order::release, memory_scope::device);
 
-    // The tile sorted by the digit, stably, in local memory.
-    for (int k = 0; k < ipt; ++k) {
-      const int j = (sg * ipt + k) * w + lane;
-      if (j >= valid) continue;
-      const unsigned r = ranks[j];
-      const int rank = r & radix_led ? ranks[j - lane + (r >> 6 & 63u)] + (r & 63u) : r;
-      const int pos =
-          counters[sg * radix + static_cast<int>(radix_digit(ka[j], shift, mask))] + rank;
-      kb[pos] = ka[j];
-      if (has_values) vb[pos] = va[j];
-    }
+    t.place(ctx, t.ka, t.va, t.kb, t.vb, has_values, valid, ipt, shift, digit_bits);
 
     // The tile's offset in each digit's bucket (no barrier before: this reads `starts` alone, and
     // the one below orders the local sort's writes before the scatter's reads).
@@ -295,7 +343,7 @@ struct radix_scatter_kernel {
           before += s & value_mask;
           if ((s & ~value_mask) == prefix_flag) break;
         }
-        const auto count = static_cast<unsigned long long>(starts[d + 1] - starts[d]);
+        const auto count = static_cast<unsigned long long>(t.starts[d + 1] - t.starts[d]);
         ctx.atomic_store(&status[tile * radix + d], prefix_flag | (before + count),
                          memory_order::release, memory_scope::device);
       }
@@ -306,10 +354,66 @@ struct radix_scatter_kernel {
     for (int k = 0; k < ipt; ++k) {
       const int i = k * bs + lid;
       if (i >= valid) continue;
-      const unsigned dg = radix_digit(kb[i], shift, mask);
-      const std::int64_t pos = offs[dg] + (i - starts[dg]);
-      keys_out[pos] = kb[i];
-      if (has_values) values_out[pos] = vb[i];
+      const unsigned dg = radix_digit(t.kb[i], shift, mask);
+      const std::int64_t pos = offs[dg] + (i - t.starts[dg]);
+      keys_out[pos] = t.kb[i];
+      if (has_values) values_out[pos] = t.vb[i];
+    }
+  }
+};
+
+// The whole sort of keys[0, n) (and values, when not null) where they fit one tile: one group
+// loads them, sorts them by each digit place in turn in local memory (each pass ranked and placed
+// as the tile passes above do, from one copy of the tile into the other; a pass whose digit is
+// the same for every key places nothing), and writes them back in place. One launch instead of a
+// histogram and a kernel per pass.
+template <class K, class V>
+struct radix_single_tile_kernel {
+  K* keys;
+  V* values;
+  int n;
+  int items_per_thread;
+  int passes;
+  int digit_bits;
+  radix_layout layout;
+
+  template <class Ctx>
+  AK_KERNEL_FN void operator()(Ctx& ctx) const {
+    const int radix = 1 << digit_bits;
+    const int bs = ctx.local_size(0), lid = ctx.local_id(0);
+    const int ipt = items_per_thread;
+    const std::size_t tile_n = static_cast<std::size_t>(bs) * ipt;
+    const bool has_values = values != nullptr;
+    const auto t = radix_tile_of<K, V>(ctx, layout, tile_n, has_values, radix);
+    for (int k = 0; k < ipt; ++k) {
+      const int j = k * bs + lid;
+      if (j < n) {
+        t.ka[j] = keys[j];
+        if (has_values) t.va[j] = values[j];
+      }
+    }
+    ctx.barrier();
+    bool in_a = true;  // which copy of the tile holds the keys sorted so far
+    for (int p = 0; p < passes; ++p) {
+      const int shift = p * digit_bits;
+      t.rank(ctx, in_a ? t.ka : t.kb, n, ipt, shift, digit_bits);
+      // A digit that every key has (the first key's, with a count of n): nothing moves.
+      const unsigned d0 =
+          radix_digit(in_a ? t.ka[0] : t.kb[0], shift, static_cast<unsigned>(radix - 1));
+      if (t.starts[d0 + 1] - t.starts[d0] == n) continue;
+      if (in_a)
+        t.place(ctx, t.ka, t.va, t.kb, t.vb, has_values, n, ipt, shift, digit_bits);
+      else
+        t.place(ctx, t.kb, t.vb, t.ka, t.va, has_values, n, ipt, shift, digit_bits);
+      ctx.barrier();
+      in_a = !in_a;
+    }
+    for (int k = 0; k < ipt; ++k) {
+      const int j = k * bs + lid;
+      if (j < n) {
+        keys[j] = in_a ? t.ka[j] : t.kb[j];
+        if (has_values) values[j] = in_a ? t.va[j] : t.vb[j];
+      }
     }
   }
 };
