@@ -37,11 +37,21 @@ inline void gpu_check_temp(std::string_view function, std::size_t need, const te
   if (!temp.empty() && temp.size() < need) throw_temp_too_small(function, need, temp.size());
 }
 
-// p[i] = n - 1 - i.
-struct gpu_reversed_iota {
-  std::int64_t* p;
+// What sortperm's radix sort starts from, in one pass: k[i] = keys[j] and perm[i] = j, with j = i,
+// or j = n - 1 - i under rev (the keys reversed, so that the stable sort of the reversed keys,
+// reversed again, is the stable descending one).
+template <class T>
+struct gpu_sortperm_start {
+  const T* keys;
+  T* k;
+  std::int64_t* perm;
   std::int64_t n;
-  AK_KERNEL_FN void operator()(std::int64_t i) const { p[i] = n - 1 - i; }
+  bool rev;
+  AK_KERNEL_FN void operator()(std::int64_t i) const {
+    const std::int64_t j = rev ? n - 1 - i : i;
+    k[i] = keys[j];
+    perm[i] = j;
+  }
 };
 
 // Sorts keys[0, n) (and values, when not null) on the device by the resolved algorithm.
@@ -75,13 +85,7 @@ void gpu_sortperm_run(const device& dev, const T* keys, std::int64_t* perm, std:
   if constexpr (gpu_radix_order_v<T, By, Lt>) {
     if (r.algorithm == sort_algorithm::radix) {
       gpu::device_buffer<T> k(dev, n);
-      if (o.rev) {
-        gpu::reverse_copy(dev, keys, k.data(), n);
-        gpu::foreachindex(dev, n, gpu_reversed_iota{perm, n});
-      } else {
-        gpu::foreachindex(dev, n, gpu::kernels::copy_body<T>{keys, k.data()});
-        gpu::foreachindex(dev, n, gpu::kernels::iota_body<std::int64_t>{perm});
-      }
+      gpu::foreachindex(dev, n, gpu_sortperm_start<T>{keys, k.data(), perm, n, o.rev});
       if (n > 1)
         gpu::detail::radix_sort_run(dev, k.data(), perm, n, r.tuning, "ak::gpu::radix_sort_by_key");
       if (o.rev) gpu::reverse(dev, perm, n);

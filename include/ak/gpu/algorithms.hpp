@@ -326,20 +326,18 @@ template <class T, class Op>
 void decoupled_lookback_into(const ak::device& dev, const scan_shape& s, const T* in, T* out,
                              std::int64_t n, Op op, T init, bool inclusive) {
   const std::int64_t tiles = cdiv(n, s.block * s.ipt);
-  device_buffer<unsigned> counter(dev, 1);
-  device_buffer<int> flags(dev, tiles);
+  // The tiles' flags and, after them, the counter of tile ids: cleared by one launch.
+  device_buffer<int> flags(dev, tiles + 1);
   device_buffer<T> aggregates(dev, tiles), prefixes(dev, tiles);
   const std::int64_t fill_block = fit_block(dev, 256);
-  launch(dev, {kernel::range_1d(fill_block, fill_block), 0, "ak::gpu::accumulate_clear"},
-         kernels::fill_kernel<unsigned>{counter.data(), 0u, 1});
   launch(dev,
-         {kernel::range_1d(cdiv(tiles, fill_block) * fill_block, fill_block), 0,
+         {kernel::range_1d(cdiv(tiles + 1, fill_block) * fill_block, fill_block), 0,
           "ak::gpu::accumulate_clear"},
-         kernels::fill_kernel<int>{flags.data(), 0, tiles});
+         kernels::fill_kernel<int>{flags.data(), 0, tiles + 1});
   kernels::scan_kernel<T, Op> k{
       in,        out,     n,
       s.ipt,     op,      init,
-      inclusive, nullptr, {counter.data(), flags.data(), aggregates.data(), prefixes.data()}};
+      inclusive, nullptr, {flags.data() + tiles, flags.data(), aggregates.data(), prefixes.data()}};
   launch_scan(dev, s, tiles, k, "ak::gpu::accumulate_lookback");
 }
 
@@ -351,7 +349,9 @@ void accumulate_run(const ak::device& dev, const resolved_scan& r, const T* in, 
   scan_shape s = fit_scan<T, Op>(dev, r);
   if (n == 0) return;
   s.block = block_for(dev, s.block, n, s.ipt);
-  if (r.algorithm == scan_algorithm::decoupled_lookback)
+  // One tile, whichever algorithm: reduce_then_scan_into's one launch, whose carry is init (the
+  // look-back's would add a launch that clears its state, and the same bits come out).
+  if (r.algorithm == scan_algorithm::decoupled_lookback && n > s.block * s.ipt)
     decoupled_lookback_into(dev, s, in, out, n, op, init, inclusive);
   else
     reduce_then_scan_into(dev, s, in, out, n, op, init, inclusive);

@@ -30,7 +30,7 @@ AK_KERNEL_INLINE void scan_step(T& acc, T x, T& dst, Op op, bool inclusive) {
 // holds the tile's own reduction) or 2 (prefixes[t] holds the reduction of tiles 0..t).
 template <class T>
 struct lookback_state {
-  unsigned* tile_counter;  // dynamic tile ids, in the order groups start
+  int* tile_counter;  // dynamic tile ids, in the order groups start
   int* flags;
   T* aggregates;
   T* prefixes;
@@ -81,7 +81,7 @@ struct scan_kernel {
     if (lookback.flags) {
       if (lid == 0)
         id[0] =
-            ctx.atomic_add(lookback.tile_counter, 1u, memory_order::relaxed, memory_scope::device);
+            ctx.atomic_add(lookback.tile_counter, 1, memory_order::relaxed, memory_scope::device);
       ctx.barrier();
       t = id[0];
     }
