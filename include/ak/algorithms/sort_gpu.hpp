@@ -37,20 +37,15 @@ inline void gpu_check_temp(std::string_view function, std::size_t need, const te
   if (!temp.empty() && temp.size() < need) throw_temp_too_small(function, need, temp.size());
 }
 
-// What sortperm's radix sort starts from, in one pass: k[i] = keys[j] and perm[i] = j, with j = i,
-// or j = n - 1 - i under rev (the keys reversed, so that the stable sort of the reversed keys,
-// reversed again, is the stable descending one).
+// What sortperm's radix sort starts from, in one pass: k[i] = keys[i], perm[i] = i.
 template <class T>
 struct gpu_sortperm_start {
   const T* keys;
   T* k;
   std::int64_t* perm;
-  std::int64_t n;
-  bool rev;
   AK_KERNEL_FN void operator()(std::int64_t i) const {
-    const std::int64_t j = rev ? n - 1 - i : i;
-    k[i] = keys[j];
-    perm[i] = j;
+    k[i] = keys[i];
+    perm[i] = i;
   }
 };
 
@@ -61,16 +56,9 @@ void gpu_sort_run(const device& dev, K* keys, V* values, std::int64_t n, const r
   if (n < 2) return;
   if constexpr (gpu_radix_order_v<K, By, Lt>) {
     if (r.algorithm == sort_algorithm::radix) {
-      if (o.rev) {
-        gpu::reverse(dev, keys, n);
-        if (values) gpu::reverse(dev, values, n);
-      }
       gpu::detail::radix_sort_run(dev, keys, values, n, r.tuning,
-                                  values ? "ak::gpu::radix_sort_by_key" : "ak::gpu::radix_sort");
-      if (o.rev) {
-        gpu::reverse(dev, keys, n);
-        if (values) gpu::reverse(dev, values, n);
-      }
+                                  values ? "ak::gpu::radix_sort_by_key" : "ak::gpu::radix_sort",
+                                  o.rev);
       return;
     }
   }
@@ -85,10 +73,10 @@ void gpu_sortperm_run(const device& dev, const T* keys, std::int64_t* perm, std:
   if constexpr (gpu_radix_order_v<T, By, Lt>) {
     if (r.algorithm == sort_algorithm::radix) {
       gpu::device_buffer<T> k(dev, n);
-      gpu::foreachindex(dev, n, gpu_sortperm_start<T>{keys, k.data(), perm, n, o.rev});
+      gpu::foreachindex(dev, n, gpu_sortperm_start<T>{keys, k.data(), perm});
       if (n > 1)
-        gpu::detail::radix_sort_run(dev, k.data(), perm, n, r.tuning, "ak::gpu::radix_sort_by_key");
-      if (o.rev) gpu::reverse(dev, perm, n);
+        gpu::detail::radix_sort_run(dev, k.data(), perm, n, r.tuning, "ak::gpu::radix_sort_by_key",
+                                    o.rev);
       return;
     }
   }

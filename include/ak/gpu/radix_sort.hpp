@@ -56,9 +56,10 @@ inline onesweep_plan plan_onesweep(const std::vector<unsigned long long>& counts
 
 // Sorts keys[0, n) (and values, when not null) with a resolved tuning `t` (every field set), on a
 // device check_call has accepted: what the public algorithms call once they have resolved.
+// Descending when `descending` (every digit complemented: still stable, ties in input order).
 template <class K, class V>
 void radix_sort_run(const ak::device& dev, K* keys, V* values, std::int64_t n, const sort_tuning& t,
-                    const char* fn) {
+                    const char* fn, bool descending = false) {
   static_assert(has_ordered_key_v<K>, "radix sort orders numeric keys (1, 2, 4 or 8 bytes)");
   const int digit_bits = static_cast<int>(t.radix_digit_bits);
   if (digit_bits > 8)
@@ -96,7 +97,7 @@ void radix_sort_run(const ak::device& dev, K* keys, V* values, std::int64_t n, c
   if (tiles == 1) {  // every pass in one group's local memory, in place: one launch
     launch(dev, {tile_range, lay.bytes, "ak::gpu::radix_single_tile"},
            kernels::radix_single_tile_kernel<K, V>{keys, values, static_cast<int>(n), ipt, passes,
-                                                   digit_bits, lay});
+                                                   digit_bits, descending, lay});
     return;
   }
 
@@ -108,7 +109,8 @@ void radix_sort_run(const ak::device& dev, K* keys, V* values, std::int64_t n, c
     foreachindex(dev, hist.size(), kernels::fill_body<unsigned long long>{hist.data(), 0});
     const std::size_t hist_local = static_cast<std::size_t>(radix * passes) * sizeof(int);
     launch(dev, {tile_range, hist_local, "ak::gpu::radix_histogram"},
-           kernels::radix_histogram_kernel<K>{pp.kin, n, ipt, digit_bits, passes, hist.data()});
+           kernels::radix_histogram_kernel<K>{pp.kin, n, ipt, digit_bits, passes, descending,
+                                              hist.data()});
     const onesweep_plan plan = plan_onesweep(hist.to_host(), n, radix);
     const auto moving = static_cast<std::int64_t>(plan.passes.size());
     if (moving > 0) {
@@ -118,12 +120,12 @@ void radix_sort_run(const ak::device& dev, K* keys, V* values, std::int64_t n, c
       foreachindex(dev, status.size(), kernels::fill_body<unsigned long long>{status.data(), 0});
       foreachindex(dev, moving, kernels::fill_body<unsigned>{counters.data(), 0u});
       for (std::int64_t m = 0; m < moving; ++m) {
-        launch(
-            dev, {tile_range, lay.bytes, "ak::gpu::radix_onesweep"},
-            kernels::radix_scatter_kernel<K, V>{
-                pp.kin, pp.kout, pp.vin, pp.vout, n, tiles, ipt,
-                plan.passes[static_cast<std::size_t>(m)] * digit_bits, digit_bits, lay, nullptr,
-                starts.data() + m * radix, status.data() + m * tiles * radix, counters.data() + m});
+        launch(dev, {tile_range, lay.bytes, "ak::gpu::radix_onesweep"},
+               kernels::radix_scatter_kernel<K, V>{
+                   pp.kin, pp.kout, pp.vin, pp.vout, n, tiles, ipt,
+                   plan.passes[static_cast<std::size_t>(m)] * digit_bits, digit_bits, descending,
+                   lay, nullptr, starts.data() + m * radix, status.data() + m * tiles * radix,
+                   counters.data() + m});
         pp.swap();
       }
     }
@@ -133,13 +135,13 @@ void radix_sort_run(const ak::device& dev, K* keys, V* values, std::int64_t n, c
     for (int p = 0; p < passes; ++p) {
       launch(dev, {tile_range, count_local, "ak::gpu::radix_count"},
              kernels::radix_count_kernel<K>{pp.kin, n, tiles, ipt, p * digit_bits, digit_bits,
-                                            counts.data()});
+                                            descending, counts.data()});
       accumulate(dev, counts.data(), offsets.data(), counts.size(), kernels::sum_op{},
                  std::int64_t{0}, false, ak::reduce_then_scan{});
       launch(dev, {tile_range, lay.bytes, "ak::gpu::radix_scatter"},
              kernels::radix_scatter_kernel<K, V>{pp.kin, pp.kout, pp.vin, pp.vout, n, tiles, ipt,
-                                                 p * digit_bits, digit_bits, lay, offsets.data(),
-                                                 nullptr, nullptr, nullptr});
+                                                 p * digit_bits, digit_bits, descending, lay,
+                                                 offsets.data(), nullptr, nullptr, nullptr});
       pp.swap();
     }
   }

@@ -23,9 +23,12 @@ namespace ak::gpu::kernels {
 using kernel::memory_order;
 using kernel::memory_scope;
 
+// The digit of bits [shift, shift + log2(mask + 1)) of k's ordered key, XORed with `flip`: 0 for
+// an ascending sort, `mask` for a descending one (the digit of the complemented key, so that the
+// stable ascending sort by it is the stable descending sort of the keys, ties in input order).
 template <class K>
-AK_KERNEL_INLINE unsigned radix_digit(const K& k, int shift, unsigned mask) {
-  return static_cast<unsigned>((ordered_key(k) >> shift) & mask);
+AK_KERNEL_INLINE unsigned radix_digit(const K& k, int shift, unsigned mask, unsigned flip) {
+  return static_cast<unsigned>((ordered_key(k) >> shift) & mask) ^ flip;
 }
 
 // Tiles hold at most this many keys: a key's rank within its tile is kept in 15 bits of a 16-bit
@@ -76,11 +79,12 @@ struct radix_count_kernel {
   int items_per_thread;
   int shift;
   int digit_bits;
+  bool descending;
   std::int64_t* counts;
   template <class Ctx>
   AK_KERNEL_FN void operator()(Ctx& ctx) const {
     const int radix = 1 << digit_bits;
-    const unsigned mask = static_cast<unsigned>(radix - 1);
+    const unsigned mask = static_cast<unsigned>(radix - 1), flip = descending ? mask : 0u;
     auto hist = kernel::local_array<int>(ctx, 0, static_cast<std::size_t>(radix));
     const int bs = ctx.local_size(0), lid = ctx.local_id(0);
     for (int d = lid; d < radix; d += bs) hist[d] = 0;
@@ -90,7 +94,7 @@ struct radix_count_kernel {
     for (int k = 0; k < items_per_thread; ++k) {
       const std::int64_t i = base + static_cast<std::int64_t>(k) * bs + lid;
       if (i < n)
-        ctx.atomic_add(&hist[radix_digit(keys[i], shift, mask)], 1, memory_order::relaxed,
+        ctx.atomic_add(&hist[radix_digit(keys[i], shift, mask, flip)], 1, memory_order::relaxed,
                        memory_scope::work_group);
     }
     ctx.barrier();
@@ -106,11 +110,12 @@ struct radix_histogram_kernel {
   int items_per_thread;
   int digit_bits;
   int passes;
+  bool descending;
   unsigned long long* hist;
   template <class Ctx>
   AK_KERNEL_FN void operator()(Ctx& ctx) const {
     const int radix = 1 << digit_bits;
-    const unsigned mask = static_cast<unsigned>(radix - 1);
+    const unsigned mask = static_cast<unsigned>(radix - 1), flip = descending ? mask : 0u;
     auto local = kernel::local_array<int>(ctx, 0, static_cast<std::size_t>(radix * passes));
     const int bs = ctx.local_size(0), lid = ctx.local_id(0);
     for (int d = lid; d < radix * passes; d += bs) local[d] = 0;
@@ -120,7 +125,7 @@ struct radix_histogram_kernel {
       const std::int64_t i = base + static_cast<std::int64_t>(k) * bs + lid;
       if (i >= n) continue;
       for (int p = 0; p < passes; ++p)
-        ctx.atomic_add(&local[p * radix + radix_digit(keys[i], p * digit_bits, mask)], 1,
+        ctx.atomic_add(&local[p * radix + radix_digit(keys[i], p * digit_bits, mask, flip)], 1,
                        memory_order::relaxed, memory_scope::work_group);
     }
     ctx.barrier();
@@ -156,8 +161,8 @@ struct radix_tile {
   // [t * per, (t + 1) * per), and a group scan of those sums adds the digits before); starts[d]
   // is digit d's start, starts[radix] the tile's key count. Ends with a barrier.
   template <class Ctx, class Keys>
-  AK_KERNEL_FN void rank(Ctx& ctx, const Keys& keys, int valid, int ipt, int shift,
-                         int digit_bits) const {
+  AK_KERNEL_FN void rank(Ctx& ctx, const Keys& keys, int valid, int ipt, int shift, int digit_bits,
+                         unsigned flip) const {
     const int radix = 1 << digit_bits;
     const unsigned mask = static_cast<unsigned>(radix - 1);
     const int bs = ctx.local_size(0), lid = ctx.local_id(0);
@@ -171,7 +176,8 @@ struct radix_tile {
     for (int k = 0; k < ipt; ++k) {
       const int j = (sg * ipt + k) * w + lane;
       const bool in = j < valid;
-      const unsigned dg = in ? radix_digit(keys[j], shift, mask) : static_cast<unsigned>(radix);
+      const unsigned dg =
+          in ? radix_digit(keys[j], shift, mask, flip) : static_cast<unsigned>(radix);
       const std::uint64_t peers = ctx.sub_group_match_any(dg);
       const int first = kernel::lowest_bit(peers);
       if (!in) continue;
@@ -213,7 +219,7 @@ struct radix_tile {
   template <class Ctx, class Keys, class Values>
   AK_KERNEL_FN void place(Ctx& ctx, const Keys& keys, const Values& values, const Keys& to_keys,
                           const Values& to_values, bool with_values, int valid, int ipt, int shift,
-                          int digit_bits) const {
+                          int digit_bits, unsigned flip) const {
     const int radix = 1 << digit_bits;
     const unsigned mask = static_cast<unsigned>(radix - 1);
     const int w = ctx.sub_group_size(), sg = ctx.sub_group_id(), lane = ctx.sub_group_lane();
@@ -223,7 +229,7 @@ struct radix_tile {
       const unsigned r = ranks[j];
       const int rank = r & radix_led ? ranks[j - lane + (r >> 6 & 63u)] + (r & 63u) : r;
       const int pos =
-          counters[sg * radix + static_cast<int>(radix_digit(keys[j], shift, mask))] + rank;
+          counters[sg * radix + static_cast<int>(radix_digit(keys[j], shift, mask, flip))] + rank;
       to_keys[pos] = keys[j];
       if (with_values) to_values[pos] = values[j];
     }
@@ -270,6 +276,7 @@ struct radix_scatter_kernel {
   int items_per_thread;
   int shift;
   int digit_bits;
+  bool descending;
   radix_layout layout;
   const std::int64_t* scanned_counts;  // reduce-then-scan: [digit * tiles + tile]
   const std::int64_t* bucket_starts;   // onesweep: [digit], this pass
@@ -283,7 +290,7 @@ struct radix_scatter_kernel {
   template <class Ctx>
   AK_KERNEL_FN void operator()(Ctx& ctx) const {
     const int radix = 1 << digit_bits;
-    const unsigned mask = static_cast<unsigned>(radix - 1);
+    const unsigned mask = static_cast<unsigned>(radix - 1), flip = descending ? mask : 0u;
     const int bs = ctx.local_size(0), lid = ctx.local_id(0);
     const int ipt = items_per_thread;
     const std::size_t tile_n = static_cast<std::size_t>(bs) * ipt;
@@ -311,7 +318,7 @@ struct radix_scatter_kernel {
       }
     }
     ctx.barrier();
-    t.rank(ctx, t.ka, valid, ipt, shift, digit_bits);
+    t.rank(ctx, t.ka, valid, ipt, shift, digit_bits, flip);
 
     // Onesweep: the tile's count of each digit is published as soon as it is known, before the
     // tile is sorted in local memory, so that the tiles after this one can add it while this one
@@ -324,7 +331,7 @@ struct radix_scatter_kernel {
                              static_cast<unsigned long long>(t.starts[d + 1] - t.starts[d]),
                          memory_order::release, memory_scope::device);
 
-    t.place(ctx, t.ka, t.va, t.kb, t.vb, has_values, valid, ipt, shift, digit_bits);
+    t.place(ctx, t.ka, t.va, t.kb, t.vb, has_values, valid, ipt, shift, digit_bits, flip);
 
     // The tile's offset in each digit's bucket (no barrier before: this reads `starts` alone, and
     // the one below orders the local sort's writes before the scatter's reads).
@@ -354,7 +361,7 @@ struct radix_scatter_kernel {
     for (int k = 0; k < ipt; ++k) {
       const int i = k * bs + lid;
       if (i >= valid) continue;
-      const unsigned dg = radix_digit(t.kb[i], shift, mask);
+      const unsigned dg = radix_digit(t.kb[i], shift, mask, flip);
       const std::int64_t pos = offs[dg] + (i - t.starts[dg]);
       keys_out[pos] = t.kb[i];
       if (has_values) values_out[pos] = t.vb[i];
@@ -375,11 +382,13 @@ struct radix_single_tile_kernel {
   int items_per_thread;
   int passes;
   int digit_bits;
+  bool descending;
   radix_layout layout;
 
   template <class Ctx>
   AK_KERNEL_FN void operator()(Ctx& ctx) const {
     const int radix = 1 << digit_bits;
+    const unsigned mask = static_cast<unsigned>(radix - 1), flip = descending ? mask : 0u;
     const int bs = ctx.local_size(0), lid = ctx.local_id(0);
     const int ipt = items_per_thread;
     const std::size_t tile_n = static_cast<std::size_t>(bs) * ipt;
@@ -396,15 +405,14 @@ struct radix_single_tile_kernel {
     bool in_a = true;  // which copy of the tile holds the keys sorted so far
     for (int p = 0; p < passes; ++p) {
       const int shift = p * digit_bits;
-      t.rank(ctx, in_a ? t.ka : t.kb, n, ipt, shift, digit_bits);
+      t.rank(ctx, in_a ? t.ka : t.kb, n, ipt, shift, digit_bits, flip);
       // A digit that every key has (the first key's, with a count of n): nothing moves.
-      const unsigned d0 =
-          radix_digit(in_a ? t.ka[0] : t.kb[0], shift, static_cast<unsigned>(radix - 1));
+      const unsigned d0 = radix_digit(in_a ? t.ka[0] : t.kb[0], shift, mask, flip);
       if (t.starts[d0 + 1] - t.starts[d0] == n) continue;
       if (in_a)
-        t.place(ctx, t.ka, t.va, t.kb, t.vb, has_values, n, ipt, shift, digit_bits);
+        t.place(ctx, t.ka, t.va, t.kb, t.vb, has_values, n, ipt, shift, digit_bits, flip);
       else
-        t.place(ctx, t.kb, t.vb, t.ka, t.va, has_values, n, ipt, shift, digit_bits);
+        t.place(ctx, t.kb, t.vb, t.ka, t.va, has_values, n, ipt, shift, digit_bits, flip);
       ctx.barrier();
       in_a = !in_a;
     }
