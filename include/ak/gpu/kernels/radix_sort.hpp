@@ -146,6 +146,10 @@ struct radix_tile {
   U32A pairs;            // the same counters, two to a 32-bit word (for the atomics)
   U16A ranks;            // each key's rank among its sub-group's keys of its digit
   IntA scratch, starts;  // the group scan's; where each digit starts in the sorted tile
+  int ipt;               // keys per work-item: the tile holds block * ipt
+  int radix;             // 1 << digit bits
+  unsigned mask, flip;   // radix - 1; radix_digit's flip (mask for a descending sort, or 0)
+  bool has_values;
 
   // Ranks keys[0, valid) by the digit at `shift` (onesweep's ranking, by match): sub-group g
   // ranks the tile's keys [g * w * ipt, (g + 1) * w * ipt), ipt rows of w consecutive keys in
@@ -161,10 +165,7 @@ struct radix_tile {
   // [t * per, (t + 1) * per), and a group scan of those sums adds the digits before); starts[d]
   // is digit d's start, starts[radix] the tile's key count. Ends with a barrier.
   template <class Ctx, class Keys>
-  AK_KERNEL_FN void rank(Ctx& ctx, const Keys& keys, int valid, int ipt, int shift, int digit_bits,
-                         unsigned flip) const {
-    const int radix = 1 << digit_bits;
-    const unsigned mask = static_cast<unsigned>(radix - 1);
+  AK_KERNEL_FN void rank(Ctx& ctx, const Keys& keys, int valid, int shift) const {
     const int bs = ctx.local_size(0), lid = ctx.local_id(0);
     const int nsg = ctx.num_sub_groups(), w = ctx.sub_group_size();
     const int sg = ctx.sub_group_id(), lane = ctx.sub_group_lane();
@@ -214,14 +215,11 @@ struct radix_tile {
     ctx.barrier();
   }
 
-  // Writes keys[0, valid) (and values, when `with_values`) ranked by `rank` to their places in
-  // the tile sorted by the digit, stably: to_keys (to_values). No barrier at the end.
+  // Writes keys[0, valid) (and values) ranked by `rank` to their places in the tile sorted by
+  // the digit, stably: to_keys (to_values). No barrier at the end.
   template <class Ctx, class Keys, class Values>
   AK_KERNEL_FN void place(Ctx& ctx, const Keys& keys, const Values& values, const Keys& to_keys,
-                          const Values& to_values, bool with_values, int valid, int ipt, int shift,
-                          int digit_bits, unsigned flip) const {
-    const int radix = 1 << digit_bits;
-    const unsigned mask = static_cast<unsigned>(radix - 1);
+                          const Values& to_values, int valid, int shift) const {
     const int w = ctx.sub_group_size(), sg = ctx.sub_group_id(), lane = ctx.sub_group_lane();
     for (int k = 0; k < ipt; ++k) {
       const int j = (sg * ipt + k) * w + lane;
@@ -231,15 +229,19 @@ struct radix_tile {
       const int pos =
           counters[sg * radix + static_cast<int>(radix_digit(keys[j], shift, mask, flip))] + rank;
       to_keys[pos] = keys[j];
-      if (with_values) to_values[pos] = values[j];
+      if (has_values) to_values[pos] = values[j];
     }
   }
 };
 
-// The radix tile of a group, in local memory at `layout`'s places, for tiles of tile_n keys.
+// The radix tile of a group, in local memory at `layout`'s places, for tiles of block * ipt keys
+// ranked by digits of `digit_bits` bits.
 template <class K, class V, class Ctx>
-AK_KERNEL_FN auto radix_tile_of(Ctx& ctx, const radix_layout& layout, std::size_t tile_n,
-                                bool has_values, int radix) {
+AK_KERNEL_FN auto radix_tile_of(Ctx& ctx, const radix_layout& layout, int ipt, int digit_bits,
+                                bool descending, bool has_values) {
+  const int radix = 1 << digit_bits;
+  const auto mask = static_cast<unsigned>(radix - 1);
+  const std::size_t tile_n = static_cast<std::size_t>(ctx.local_size(0)) * ipt;
   const auto counter_count =
       static_cast<std::size_t>(ctx.num_sub_groups()) * static_cast<std::size_t>(radix);
   const std::size_t value_n = has_values ? tile_n : 0;
@@ -259,7 +261,12 @@ AK_KERNEL_FN auto radix_tile_of(Ctx& ctx, const radix_layout& layout, std::size_
       pairs,
       kernel::local_array<std::uint16_t>(ctx, layout.ranks, tile_n),
       scratch,
-      kernel::local_array<int>(ctx, layout.starts, static_cast<std::size_t>(radix) + 1)};
+      kernel::local_array<int>(ctx, layout.starts, static_cast<std::size_t>(radix) + 1),
+      ipt,
+      radix,
+      mask,
+      descending ? mask : 0u,
+      has_values};
 }
 
 // One pass: sorts each tile by the digit at `shift` and scatters it. Offsets per (digit, tile)
@@ -289,13 +296,11 @@ struct radix_scatter_kernel {
 
   template <class Ctx>
   AK_KERNEL_FN void operator()(Ctx& ctx) const {
-    const int radix = 1 << digit_bits;
-    const unsigned mask = static_cast<unsigned>(radix - 1), flip = descending ? mask : 0u;
-    const int bs = ctx.local_size(0), lid = ctx.local_id(0);
-    const int ipt = items_per_thread;
-    const std::size_t tile_n = static_cast<std::size_t>(bs) * ipt;
     const bool has_values = values_in != nullptr;
-    const auto t = radix_tile_of<K, V>(ctx, layout, tile_n, has_values, radix);
+    const auto t =
+        radix_tile_of<K, V>(ctx, layout, items_per_thread, digit_bits, descending, has_values);
+    const int radix = t.radix, bs = ctx.local_size(0), lid = ctx.local_id(0), ipt = t.ipt;
+    const std::size_t tile_n = static_cast<std::size_t>(bs) * ipt;
     auto offs =
         kernel::local_array<std::int64_t>(ctx, layout.offsets, static_cast<std::size_t>(radix));
     auto id = kernel::local_array<std::int64_t>(ctx, layout.tile_id, 1);
@@ -318,7 +323,7 @@ struct radix_scatter_kernel {
       }
     }
     ctx.barrier();
-    t.rank(ctx, t.ka, valid, ipt, shift, digit_bits, flip);
+    t.rank(ctx, t.ka, valid, shift);
 
     // Onesweep: the tile's count of each digit is published as soon as it is known, before the
     // tile is sorted in local memory, so that the tiles after this one can add it while this one
@@ -331,7 +336,7 @@ struct radix_scatter_kernel {
                              static_cast<unsigned long long>(t.starts[d + 1] - t.starts[d]),
                          memory_order::release, memory_scope::device);
 
-    t.place(ctx, t.ka, t.va, t.kb, t.vb, has_values, valid, ipt, shift, digit_bits, flip);
+    t.place(ctx, t.ka, t.va, t.kb, t.vb, valid, shift);
 
     // The tile's offset in each digit's bucket (no barrier before: this reads `starts` alone, and
     // the one below orders the local sort's writes before the scatter's reads).
@@ -361,7 +366,7 @@ struct radix_scatter_kernel {
     for (int k = 0; k < ipt; ++k) {
       const int i = k * bs + lid;
       if (i >= valid) continue;
-      const unsigned dg = radix_digit(t.kb[i], shift, mask, flip);
+      const unsigned dg = radix_digit(t.kb[i], shift, t.mask, t.flip);
       const std::int64_t pos = offs[dg] + (i - t.starts[dg]);
       keys_out[pos] = t.kb[i];
       if (has_values) values_out[pos] = t.vb[i];
@@ -387,13 +392,10 @@ struct radix_single_tile_kernel {
 
   template <class Ctx>
   AK_KERNEL_FN void operator()(Ctx& ctx) const {
-    const int radix = 1 << digit_bits;
-    const unsigned mask = static_cast<unsigned>(radix - 1), flip = descending ? mask : 0u;
-    const int bs = ctx.local_size(0), lid = ctx.local_id(0);
-    const int ipt = items_per_thread;
-    const std::size_t tile_n = static_cast<std::size_t>(bs) * ipt;
     const bool has_values = values != nullptr;
-    const auto t = radix_tile_of<K, V>(ctx, layout, tile_n, has_values, radix);
+    const auto t =
+        radix_tile_of<K, V>(ctx, layout, items_per_thread, digit_bits, descending, has_values);
+    const int bs = ctx.local_size(0), lid = ctx.local_id(0), ipt = t.ipt;
     for (int k = 0; k < ipt; ++k) {
       const int j = k * bs + lid;
       if (j < n) {
@@ -405,14 +407,14 @@ struct radix_single_tile_kernel {
     bool in_a = true;  // which copy of the tile holds the keys sorted so far
     for (int p = 0; p < passes; ++p) {
       const int shift = p * digit_bits;
-      t.rank(ctx, in_a ? t.ka : t.kb, n, ipt, shift, digit_bits, flip);
+      t.rank(ctx, in_a ? t.ka : t.kb, n, shift);
       // A digit that every key has (the first key's, with a count of n): nothing moves.
-      const unsigned d0 = radix_digit(in_a ? t.ka[0] : t.kb[0], shift, mask, flip);
+      const unsigned d0 = radix_digit(in_a ? t.ka[0] : t.kb[0], shift, t.mask, t.flip);
       if (t.starts[d0 + 1] - t.starts[d0] == n) continue;
       if (in_a)
-        t.place(ctx, t.ka, t.va, t.kb, t.vb, has_values, n, ipt, shift, digit_bits, flip);
+        t.place(ctx, t.ka, t.va, t.kb, t.vb, n, shift);
       else
-        t.place(ctx, t.kb, t.vb, t.ka, t.va, has_values, n, ipt, shift, digit_bits, flip);
+        t.place(ctx, t.kb, t.vb, t.ka, t.va, n, shift);
       ctx.barrier();
       in_a = !in_a;
     }
