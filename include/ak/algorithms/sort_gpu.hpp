@@ -2,9 +2,9 @@
 // GPU-style devices: each function takes the device and the algorithm the front resolved, and
 // runs the ak::gpu sorts with that tuning, looking neither up again.
 //
-// Radix sort on the GPU orders the elements themselves (numeric, ak's order); rev runs it on the
-// reversed input and reverses the result (descending, equal keys still in input order). Merge
-// sort takes the whole order, lt(by(a), by(b)) reversed when rev, as its comparator.
+// Radix sort on the GPU orders the elements themselves (numeric, ak's order); rev sorts by
+// complemented digits (descending, equal keys still in input order). Merge sort takes the whole
+// order, lt(by(a), by(b)) reversed when rev, as its comparator.
 #pragma once
 
 #include <cstdint>
