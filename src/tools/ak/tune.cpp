@@ -181,9 +181,8 @@ tune::workload make_workload(std::string_view op, const ak::device& dev, std::in
     // sort for every dtype in this file (101 of the CI build's 1850 CPU-s, 2026-12-07; 35 s
     // without it).
     w.run = [data, dev, n] {
-      const ak::resolved_sort r =
-          ak::resolve(ak::sort_alg{ak::auto_alg{}}, dev, ak::dtype_of_v<T>,
-                      {.custom_order = true, .stable = true}, {n});
+      const ak::resolved_sort r = ak::resolve(ak::sort_alg{ak::auto_alg{}}, dev, ak::dtype_of_v<T>,
+                                              {.custom_order = true, .stable = true}, {n});
       ak::sort_options<> o{.rev = true};
       if (r.algorithm == ak::sort_algorithm::sample)
         o.alg = ak::sample_sort{};
