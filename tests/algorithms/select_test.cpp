@@ -749,6 +749,37 @@ TEST(HistogramBoundaries, Float64) {
   check_bin_boundaries<double>(r);
 }
 
+// count_values, the cpu's count of keys of one and two bytes by value: its 32-bit counters are
+// folded into the histogram every `slab` keys (2^30 in the library, which no other test reaches),
+// here every few keys too, against a count by the table; bins out of range (-1), and signed keys
+// (the table then starts at the lowest value, and byte b is the value b ^ the sign bit).
+AKT_TAG(cpu_only, "HistogramCounts.*");
+TEST(HistogramCounts, ValuesFoldedInSlabs) {
+  AKT_RANDOM(r);
+  const auto check = [&]<class U>(U) {
+    constexpr i64 values = i64{1} << (8 * sizeof(U));
+    const i64 n = 10007;
+    for (bool flip : {false, true}) {
+      std::vector<std::int32_t> table(static_cast<std::size_t>(values));
+      for (std::int32_t& j : table) j = static_cast<std::int32_t>(r.between(-1, 9));
+      std::vector<U> keys(static_cast<std::size_t>(n));
+      for (U& k : keys) k = static_cast<U>(r.between(0, values - 1));
+      std::vector<i64> want(10, 0);
+      for (const U k : keys)
+        if (const std::int32_t j = table[static_cast<std::size_t>(k ^ (flip ? values / 2 : 0))];
+            j >= 0)
+          ++want[static_cast<std::size_t>(j)];
+      for (i64 slab : {sizeof(U) == 1 ? i64{3} : i64{1000}, i64{4099}, n, i64{1} << 30}) {
+        std::vector<i64> h(10, 0);
+        ak::detail::count_values(keys.data(), n, table.data(), flip, h.data(), slab);
+        EXPECT_EQ(h, want) << sizeof(U) << "-byte keys, slab " << slab << (flip ? ", signed" : "");
+      }
+    }
+  };
+  check(std::uint8_t{});
+  check(std::uint16_t{});
+}
+
 template <class T>
 class Histogram : public typed_test<T> {};
 TYPED_TEST_SUITE(Histogram, numeric_types, dtype_names);

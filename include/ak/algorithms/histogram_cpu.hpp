@@ -3,7 +3,8 @@
 // (four interleaved ones for up to 1024 bins, so that runs of equal bins do not wait on each
 // other's increments, except for scalar integer even bins: see below), then each bin's counts are
 // summed. Even bins of floats and of 4- and 8-byte integers are computed by the vector code
-// (cpu/vector_loops.hpp); keys of at most 16 bits look their bins up in a table.
+// (cpu/vector_loops.hpp); keys of at most 16 bits are counted by value, then each value's count
+// goes to its bin (count_values).
 #pragma once
 
 #include <algorithm>
@@ -21,15 +22,49 @@
 
 namespace ak::detail {
 
+// Keys of one or two bytes, read as their unsigned form U: each value counted (one byte: in four
+// interleaved arrays of 256 counters, 4 KiB in the L1 cache, so that runs of equal keys do not
+// wait on each other's increments; two bytes: one array of 65536, 256 KiB), then each value's
+// count added to its bin. table: the bin of each value from the lowest, -1 for none; `flip`: the
+// keys are signed, so the unsigned form u is the value u ^ (the sign bit) from the lowest. No
+// lookup and no test per key: a test of the bin's range mispredicts wherever a share of the keys
+// is out of it. 32-bit counters, folded into h every `slab` keys (at most 2^32 - 1).
+template <class U>
+void count_values(const U* p, std::int64_t n, const std::int32_t* table, bool flip, std::int64_t* h,
+                  std::int64_t slab = std::int64_t{1} << 30) {
+  constexpr std::size_t values = std::size_t{1} << (8 * sizeof(U));
+  constexpr std::size_t ways = sizeof(U) == 1 ? 4 : 1;
+  const std::size_t sign = flip ? values / 2 : 0;
+  std::vector<std::uint32_t> counters(ways * values);
+  std::uint32_t* const c = counters.data();
+  for (std::int64_t at = 0; at < n; at += slab) {
+    const std::int64_t m = std::min(slab, n - at);
+    const U* const q = p + at;
+    if (at > 0) std::fill(counters.begin(), counters.end(), 0u);
+    std::int64_t i = 0;
+    if constexpr (ways == 4)
+      for (; i + 4 <= m; i += 4) {
+        ++c[q[i]];
+        ++c[values + q[i + 1]];
+        ++c[2 * values + q[i + 2]];
+        ++c[3 * values + q[i + 3]];
+      }
+    for (; i < m; ++i) ++c[q[i]];
+    for (std::size_t u = 0; u < values; ++u) {
+      std::int64_t sum = 0;
+      for (std::size_t w = 0; w < ways; ++w) sum += c[w * values + u];
+      const std::int32_t j = table[u ^ sign];
+      if (j >= 0) h[j] += sum;
+    }
+  }
+}
+
 template <class T, class Bin>
 array<std::int64_t> cpu_histogram(const select_tuning& t, view<const T> v, const Bin& bin,
                                   std::int64_t bins) {
   array<std::int64_t> out(shape{bins}, std::int64_t{0});
   const cpu_dense<T> d(t.cpu_grain, v);
   const T* p = d.data();
-  const cpu::chunks c =
-      cpu::plan_chunks(v.size(), std::max(t.cpu_grain, bins), cpu::balanced_task_limit());
-  if (c.count == 0) return out;
   // Even bins of floats and of 4- and 8-byte integers are computed a block at a time by the vector
   // code (floats: a multiply, subtract and multiply in double and a conversion per key, which the
   // x86-64 baseline does one key at a time; integers: an estimate in double and the exact test of
@@ -41,8 +76,10 @@ array<std::int64_t> cpu_histogram(const select_tuning& t, view<const T> v, const
                std::is_same_v<T, std::int64_t> || std::is_same_v<T, std::uint64_t>);
   const bool vector_bins =
       (float_bins || int_bins) && bins <= std::numeric_limits<std::int32_t>::max();
-  // Keys of at most 16 bits, at least twice as many as their type has values: each key's bin (of
-  // any kind) looked up in a table that the bin itself makes, a bin for every value.
+  // Keys of at most 16 bits, at least twice as many as their type has values: counted by value
+  // (count_values), then each value's count goes to its bin, from a table that the bin itself
+  // makes (a bin of any kind for every value). Each task then takes at least twice as many keys
+  // as there are values, so that the counters' clearing and folding stay a small share.
   constexpr bool small_keys = std::is_integral_v<T> && !std::is_same_v<T, bool> && sizeof(T) <= 2;
   constexpr std::int64_t values = std::int64_t{1} << (small_keys ? 8 * sizeof(T) : 0);
   std::vector<std::int32_t> table;
@@ -53,11 +90,17 @@ array<std::int64_t> cpu_histogram(const select_tuning& t, view<const T> v, const
         table[static_cast<std::size_t>(k)] = static_cast<std::int32_t>(
             bin(static_cast<T>(std::int64_t{std::numeric_limits<T>::lowest()} + k)));
     }
-  // A scalar integer bin takes long enough (its exact 128-bit correction, histogram_common.hpp)
-  // to hide an increment's wait: four histograms were 3-8% slower than one there (one thread, 1e7
-  // int64, random, sorted and in a narrow range), and 25-33% faster for float32 (2026-12-06).
-  const bool slow_bin = even && !std::is_floating_point_v<T> && !vector_bins && table.empty();
-  const std::int64_t ways = bins <= 1024 && !slow_bin ? 4 : 1;
+  const cpu::chunks c =
+      cpu::plan_chunks(v.size(), std::max({t.cpu_grain, bins, table.empty() ? 0 : 2 * values}),
+                       cpu::balanced_task_limit());
+  if (c.count == 0) return out;
+  // Four interleaved histograms per task for up to 1024 bins; one where keys are counted by value
+  // (count_values keeps its own), or where a scalar integer bin takes long enough (its exact
+  // 128-bit correction, histogram_common.hpp) to hide an increment's wait: four histograms were
+  // 3-8% slower than one there (one thread, 1e7 int64, random, sorted and in a narrow range), and
+  // 25-33% faster for float32 (2026-12-06).
+  const bool slow_bin = even && !std::is_floating_point_v<T> && !vector_bins;
+  const std::int64_t ways = bins <= 1024 && !slow_bin && table.empty() ? 4 : 1;
   std::vector<std::int64_t> hist(static_cast<std::size_t>(c.count * ways * bins), 0);
   cpu::parallel_tasks(c.count, [&](std::int64_t k) {
     const Bin bin_of = bin;  // a local copy: the counts' stores cannot alias its fields
@@ -77,10 +120,9 @@ array<std::int64_t> cpu_histogram(const select_tuning& t, view<const T> v, const
     const std::int64_t e = c.end(k);
     if constexpr (small_keys)
       if (!table.empty()) {
-        count(e - i, [&](std::int64_t q) {
-          return std::int64_t{table[static_cast<std::size_t>(
-              std::int64_t{p[i + q]} - std::int64_t{std::numeric_limits<T>::lowest()})]};
-        });
+        using U = std::make_unsigned_t<T>;
+        count_values(reinterpret_cast<const U*>(p) + i, e - i, table.data(), std::is_signed_v<T>,
+                     h);
         return;
       }
     if constexpr (float_bins || int_bins) {
