@@ -89,14 +89,18 @@ struct write_selected {
 };
 
 // Stable partition: the selected in order from out[0], the others in order after the `selected`
-// of them (i - r of the others come before i).
+// of them (i - r of the others come before i). The destination is chosen by a mask, not by
+// `s ? r : ...`, which g++ compiled to a branch on the flag: random flags mispredicted half of
+// it, and partition of 1e8 float32 keys (half of them selected) took 305 ms on the cpu against
+// copy_if's 52 (2026-12-07, 2-core VM).
 template <class T>
 struct write_partition {
   const T* in;
   T* out;
   std::int64_t selected;
   AK_KERNEL_FN void operator()(std::int64_t i, std::int64_t r, bool s) const {
-    out[s ? r : selected + (i - r)] = in[i];
+    const std::int64_t other = selected + (i - r);
+    out[other + ((r - other) & -static_cast<std::int64_t>(s))] = in[i];
   }
 };
 
