@@ -31,6 +31,11 @@ AK_KERNEL_INLINE unsigned radix_digit(const K& k, int shift, unsigned mask, unsi
   return static_cast<unsigned>((ordered_key(k) >> shift) & mask) ^ flip;
 }
 
+// radix_digit's flip for a digit of `mask` bits: mask when descending, else 0.
+AK_KERNEL_INLINE unsigned radix_flip(unsigned mask, bool descending) {
+  return descending ? mask : 0u;
+}
+
 // Tiles hold at most this many keys: a key's rank within its tile is kept in 15 bits of a 16-bit
 // slot, whose top bit (radix_led) marks a key led by another lane of its row (the slot then
 // holds that lane, bits 6 to 11, and the peers below this one, bits 0 to 5).
@@ -84,7 +89,7 @@ struct radix_count_kernel {
   template <class Ctx>
   AK_KERNEL_FN void operator()(Ctx& ctx) const {
     const int radix = 1 << digit_bits;
-    const unsigned mask = static_cast<unsigned>(radix - 1), flip = descending ? mask : 0u;
+    const unsigned mask = static_cast<unsigned>(radix - 1), flip = radix_flip(mask, descending);
     auto hist = kernel::local_array<int>(ctx, 0, static_cast<std::size_t>(radix));
     const int bs = ctx.local_size(0), lid = ctx.local_id(0);
     for (int d = lid; d < radix; d += bs) hist[d] = 0;
@@ -115,7 +120,7 @@ struct radix_histogram_kernel {
   template <class Ctx>
   AK_KERNEL_FN void operator()(Ctx& ctx) const {
     const int radix = 1 << digit_bits;
-    const unsigned mask = static_cast<unsigned>(radix - 1), flip = descending ? mask : 0u;
+    const unsigned mask = static_cast<unsigned>(radix - 1), flip = radix_flip(mask, descending);
     auto local = kernel::local_array<int>(ctx, 0, static_cast<std::size_t>(radix * passes));
     const int bs = ctx.local_size(0), lid = ctx.local_id(0);
     for (int d = lid; d < radix * passes; d += bs) local[d] = 0;
@@ -265,7 +270,7 @@ AK_KERNEL_FN auto radix_tile_of(Ctx& ctx, const radix_layout& layout, int ipt, i
       ipt,
       radix,
       mask,
-      descending ? mask : 0u,
+      radix_flip(mask, descending),
       has_values};
 }
 
