@@ -99,10 +99,14 @@ std::string types_left_out() {
   return out;
 }
 
-// The filter of this run from the tags (see AKT_TAG) and AKT_ONLY_TYPES, unless --gtest_filter
-// names one.
+// The filter of this run from the tags (see AKT_TAG) and AKT_ONLY_TYPES; a --gtest_filter that
+// names one keeps its own patterns, with AKT_ONLY_TYPES's added to its negative part.
 void filter_by_tags() {
-  if (GTEST_FLAG_GET(filter) != "*") return;
+  if (const std::string given = GTEST_FLAG_GET(filter); given != "*") {
+    if (const std::string types = types_left_out(); !types.empty())
+      GTEST_FLAG_SET(filter, given + (given.find('-') == std::string::npos ? "-" : ":") + types);
+    return;
+  }
   std::string positive = "*";
   if (const char* only = std::getenv("AKT_ONLY_TAG"); only != nullptr && *only != '\0') {
     const std::optional<tag> t = parse_tag(only);
