@@ -418,6 +418,47 @@ TEST(KeyedTiles, ReduceByKeyRunsAcrossTiles) {
   }
 }
 
+// Runs longer than the cpu's tiles and its blocks of 4096 flags, so that tiles and blocks hold no
+// run head: accumulate_by_key's tiles look for their last head (from the end, a block of bits at a
+// time, or a flag at a time under a custom equality) and fold a block without heads as one chain.
+// Run lengths at the block's edges and past a tile; float32 values are small integers, whose sums
+// (below 2^24) every fold order gives exactly, so that the test holds on GPU-style devices too.
+struct plain_equal {
+  AK_KERNEL_FN bool operator()(std::int64_t x, std::int64_t y) const { return x == y; }
+};
+TEST(KeyedTiles, AccumulateByKeyRunsLongerThanTiles) {
+  AKT_RANDOM(r);
+  std::vector<i64> lengths;
+  for (int rep = 0; rep < pick(3, 1); ++rep)
+    for (i64 len : {1, 4095, 4096, 4097, 8193, 70001, 2, 12289}) lengths.push_back(len);
+  i64 n = 0;
+  for (i64 len : lengths) n += len;
+  buf<std::int64_t> keys(n);
+  buf<float> v(n);
+  for (i64 q = 0, i = 0; q < static_cast<i64>(lengths.size()); ++q)
+    for (i64 j = 0; j < lengths[static_cast<std::size_t>(q)]; ++j, ++i) {
+      keys[i] = 3 * q - 10;
+      v[i] = static_cast<float>(r.between(-3, 3));
+    }
+  const std::vector<i64> starts = run_starts(keys, ak::isequal{});
+  ASSERT_EQ(starts.size(), lengths.size());
+  // The grains are the cpu's tiles; GPU-style devices take one (their tiles are the scan's).
+  for (i64 grain : pick<std::vector<i64>>({7, 4096, 5000, 1 << 16}, {1 << 16})) {
+    for (bool inclusive : {true, false}) {
+      SCOPED_TRACE("cpu_grain " + std::to_string(grain) +
+                   (inclusive ? ", inclusive" : ", exclusive"));
+      const buf<float> want = ref_segmented_scan<float>(v, starts, ak::plus{}, 0.0f, inclusive);
+      const ak::segment_options<float> o{.inclusive = inclusive, .tuning = {.cpu_grain = grain}};
+      EXPECT_TRUE(same_bits_elements(
+          to_buf(ak::accumulate_by_key(keys.view(), v.view(), ak::plus{}, o)), want))
+          << "the default equality (run heads as bits)";
+      EXPECT_TRUE(same_bits_elements(
+          to_buf(ak::accumulate_by_key(keys.view(), v.view(), ak::plus{}, plain_equal{}, o)), want))
+          << "a custom equality (run heads one at a time)";
+    }
+  }
+}
+
 // The reductions over offsets over tiles of every size (the cpu's tiles, which fold the segments
 // that start in them and, afterwards, the parts of segments begun in earlier tiles; GPU-style
 // devices take the scan's tuning): segments from empty to several tiles long, under the

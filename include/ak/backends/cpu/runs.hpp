@@ -186,9 +186,9 @@ void accumulate_runs(std::int64_t n, const V* values, const Head& head, const Op
       tile_count(n, tile), num_threads(), std::nullopt,
       [&](std::int64_t k) {
         const std::int64_t b = k * tile, e = tile_end(n, tile, k);
-        std::int64_t j = e - 1;
-        while (j > b && !head(j)) --j;
-        const bool h = head(j);
+        const std::int64_t last = last_flag(b, e, head);
+        const bool h = last >= b;
+        std::int64_t j = h ? last : b;
         R a = h ? rv.first(values[j]) : static_cast<R>(values[j]);
         for (++j; j < e; ++j) a = static_cast<R>(op(a, static_cast<R>(values[j])));
         return tail{a, h};

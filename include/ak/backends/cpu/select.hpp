@@ -87,6 +87,28 @@ void for_flag_words(std::int64_t b, std::int64_t e, const Flag& flag, const Visi
                   });
 }
 
+// The last index in [b, e) whose flag is set, or b - 1 where none is: from the end, a block of
+// bits at a time where the flag has them. (accumulate_by_key's tiles look for their last run
+// head: in long runs, where a tile has none, a flag at a time from the end had cost more than
+// the whole second look at the tile.)
+template <class Flag>
+std::int64_t last_flag(std::int64_t b, std::int64_t e, const Flag& flag) {
+  if constexpr (flag_with_bits<Flag>) {
+    constexpr std::int64_t block = 64 * 64;
+    std::uint64_t words[block / 64];
+    for (std::int64_t be = e; be > b; be -= block) {
+      const std::int64_t i = std::max(b, be - block);
+      if (flag.bits(i, be, words) == 0) continue;
+      for (std::int64_t w = (be - i - 1) / 64; w >= 0; --w)
+        if (words[w] != 0) return i + 64 * w + 63 - std::countl_zero(words[w]);
+    }
+  } else {
+    for (std::int64_t j = e - 1; j >= b; --j)
+      if (flag(j)) return j;
+  }
+  return b - 1;
+}
+
 // The selected indices in [b, e).
 template <class Flag>
 std::int64_t select_count_range(std::int64_t b, std::int64_t e, const Flag& flag) {
@@ -113,8 +135,12 @@ State fold_words(std::int64_t b, std::int64_t e, const std::uint64_t* words, Sta
     const Step s = step;
     State st = state;
     std::uint64_t word = *words;
-    for (const std::int64_t we = std::min(e, i + 64); i < we; ++i, word >>= 1)
-      s(st, i, (word & 1) != 0);
+    const std::int64_t we = std::min(e, i + 64);
+    if (word == 0) {  // no flag set: the step with `false` known, its select folded away
+      for (; i < we; ++i) s(st, i, false);
+    } else {
+      for (; i < we; ++i, word >>= 1) s(st, i, (word & 1) != 0);
+    }
     state = st;
   }
   return state;
@@ -184,13 +210,15 @@ State fold_flags(std::int64_t b, std::int64_t e, const Flag& flag, State state, 
 }
 
 // fold_flags for a step whose latency bounds it: the flags' bits folded in lanes
-// (fold_words_lanes, with its enter and its conditions on the step).
+// (fold_words_lanes, with its enter and its conditions on the step). A block without a set flag
+// (inside a long run) is folded as one chain: its lanes would all be leads, folded twice.
 template <class Flag, class State, class Step, class Enter>
 State fold_flags_lanes(std::int64_t b, std::int64_t e, const Flag& flag, State state,
                        const Step& step, const Enter& enter) {
   for_flag_blocks(b, e, flag,
-                  [&](std::int64_t i, std::int64_t be, const std::uint64_t* words, auto) {
-                    state = fold_words_lanes(i, be, words, state, step, enter);
+                  [&](std::int64_t i, std::int64_t be, const std::uint64_t* words, auto set) {
+                    state = set == 0 ? fold_words(i, be, words, state, step)
+                                     : fold_words_lanes(i, be, words, state, step, enter);
                   });
   return state;
 }
