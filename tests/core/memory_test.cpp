@@ -60,13 +60,13 @@ TEST(HostMemory, AlignmentMustBeAPowerOfTwo) {
   }
 }
 
-// The cache of freed blocks of 2 MiB or more: a block comes back to the next allocation of the
-// same rounded size, the kept bytes stay under the limit (the oldest go first), and
-// release_cached_memory frees them all.
+// The cache of freed blocks of 2 MiB or more (and from 64 KiB: the next test): a block comes back
+// to the next allocation of the same rounded size, the kept bytes stay under the limit (the oldest
+// go first), and release_cached_memory frees them all.
 TEST(HostMemoryCache, ReusesFreedBlocksOfTheSameRoundedSize) {
   const ak::memory_space& host = ak::host_memory();
   const std::size_t saved = ak::host_cache_limit();
-  constexpr std::size_t mib = std::size_t{1} << 20;
+  constexpr std::size_t mib = std::size_t{1} << 20, kib = std::size_t{1} << 10;
   ak::release_cached_memory();
   ak::set_host_cache_limit(64 * mib);
   EXPECT_EQ(ak::host_cache_limit(), 64 * mib);
@@ -87,9 +87,9 @@ TEST(HostMemoryCache, ReusesFreedBlocksOfTheSameRoundedSize) {
   EXPECT_EQ(reinterpret_cast<std::uintptr_t>(c) % (2 * mib), 0u);
   EXPECT_EQ(ak::host_cache_bytes(), 6 * mib);
   host.deallocate(c, 4 * mib - 100, 4096);
-  // Small blocks are not kept.
-  void* s = host.allocate(mib, 8);
-  host.deallocate(s, mib, 8);
+  // Blocks under 64 KiB are not kept.
+  void* s = host.allocate(64 * kib - 1, 8);
+  host.deallocate(s, 64 * kib - 1, 8);
   EXPECT_EQ(ak::host_cache_bytes(), 10 * mib);
 
   // A lower limit evicts the oldest (the 6 MiB block freed first).
@@ -114,17 +114,50 @@ TEST(HostMemoryCache, ReusesFreedBlocksOfTheSameRoundedSize) {
   ak::set_host_cache_limit(saved);
 }
 
-// At most 16 blocks are kept, whatever their bytes: the 17th evicts the oldest.
-TEST(HostMemoryCache, KeepsAtMostSixteenBlocks) {
+// Blocks from 64 KiB to 2 MiB are kept too, in classes of powers of two, starting on a page (a
+// call returning arrays of a few hundred KB must not fault in fresh pages each time).
+TEST(HostMemoryCache, KeepsBlocksUnderTwoMiBByPowersOfTwo) {
+  const ak::memory_space& host = ak::host_memory();
+  const std::size_t saved = ak::host_cache_limit();
+  constexpr std::size_t kib = std::size_t{1} << 10;
+  ak::release_cached_memory();
+  ak::set_host_cache_limit(std::size_t{64} << 20);
+  void* m = host.allocate(100 * kib, 8);
+  std::memset(m, 1, 100 * kib);
+  host.deallocate(m, 100 * kib, 8);
+  EXPECT_EQ(ak::host_cache_bytes(), 128 * kib);
+  // Another size of the same class, any alignment up to a page: the kept block.
+  void* same = host.allocate(128 * kib, 4096);
+  EXPECT_EQ(same, m);
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(same) % 4096, 0u);
+  EXPECT_EQ(ak::host_cache_bytes(), 0u);
+  // Aligned past a page: a block of its own, not kept.
+  void* wide = host.allocate(128 * kib, 8192);
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(wide) % 8192, 0u);
+  host.deallocate(wide, 128 * kib, 8192);
+  EXPECT_EQ(ak::host_cache_bytes(), 0u);
+  // Over 1 MiB: the 2 MiB class, shared with the blocks of exactly 2 MiB.
+  host.deallocate(same, 128 * kib, 4096);
+  void* big = host.allocate(1536 * kib, 8);
+  host.deallocate(big, 1536 * kib, 8);
+  EXPECT_EQ(ak::host_cache_bytes(), 2176 * kib);
+  EXPECT_EQ(host.allocate(2048 * kib, 8), big);
+  host.deallocate(big, 2048 * kib, 8);
+  ak::release_cached_memory();
+  ak::set_host_cache_limit(saved);
+}
+
+// At most 32 blocks are kept, whatever their bytes: the 33rd evicts the oldest.
+TEST(HostMemoryCache, KeepsAtMostThirtyTwoBlocks) {
   const ak::memory_space& host = ak::host_memory();
   const std::size_t saved = ak::host_cache_limit();
   constexpr std::size_t mib = std::size_t{1} << 20;
   ak::release_cached_memory();
   ak::set_host_cache_limit(1024 * mib);
   std::vector<void*> blocks;
-  for (int k = 0; k < 17; ++k) blocks.push_back(host.allocate(2 * mib, 8));
+  for (int k = 0; k < 33; ++k) blocks.push_back(host.allocate(2 * mib, 8));
   for (void* p : blocks) host.deallocate(p, 2 * mib, 8);
-  EXPECT_EQ(ak::host_cache_bytes(), 32 * mib);
+  EXPECT_EQ(ak::host_cache_bytes(), 64 * mib);
   // The newest kept block comes back first; the first freed is gone.
   EXPECT_EQ(host.allocate(2 * mib, 8), blocks.back());
   host.deallocate(blocks.back(), 2 * mib, 8);

@@ -42,9 +42,10 @@ const memory_space& host_memory() noexcept;
 
 // Host memory kept for reuse. A fresh block costs the kernel's zeroing and a page fault on the
 // first touch of each page, as long as a pass over the data or longer (accumulate_by_key of 1e7
-// float64: half its time). So host_memory() keeps freed blocks of 2 MiB or more (arrays, and the
-// cpu algorithms' scratch, which comes from it) and gives one back to the next allocation of the
-// same size (rounded up to 2 MiB), as a GPU library's caching allocator keeps device memory. The
+// float64: half its time). So host_memory() keeps freed blocks of 64 KiB or more (arrays, and the
+// cpu algorithms' scratch, which comes from it), at most 32, and gives one back to the next
+// allocation of the same size class (rounded up to a power of two under 2 MiB, to a multiple of
+// 2 MiB above), as a GPU library's caching allocator keeps device memory. The
 // kept blocks' bytes stay under a limit: by default an eighth of the machine's physical memory,
 // or AK_MEMORY_CACHE (read when the cpu backend loads: bytes, or with a suffix K, M or G for
 // powers of 1024; 0 keeps nothing), or what set_host_cache_limit set last; the oldest blocks go
