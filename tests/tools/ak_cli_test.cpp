@@ -282,10 +282,42 @@ TEST(AkCli, BenchSortsEachDistributionAgainstItsPeers) {
   for (const std::string& d : dists) EXPECT_GE(peers[d], 2) << d << ": " << r.output;
 }
 
+// `--runs`: the ops over runs of equal keys run once per mean run length, every peer agreeing with
+// ak on each; the rows name the length as given. Runs of 1 (every key a run of its own) and runs
+// longer than ak's tiles (a few runs in the whole input).
+TEST(AkCli, BenchOpsOverRunsEachMeanRunLengthAgainstTheirPeers) {
+  const std::string path =
+      ::testing::TempDir() + "ak_bench_runs_" + std::to_string(::getpid()) + ".json";
+  const std::set<std::string> ops{"reduce_by_key", "accumulate_by_key", "segmented_reduce",
+                                  "unique", "run_length_encode"};
+  std::string list;
+  for (const std::string& op : ops) list += (list.empty() ? "" : ",") + op;
+  auto r =
+      run_ak("bench --ops " + list + " --dtypes int64 --n 20011 --runs 1,7e3 --json '" + path + "'",
+             clean);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("reduce_by_key runs 7e3"), std::string::npos) << r.output;
+  std::ifstream in(path);
+  ASSERT_TRUE(in) << path;
+  const auto rows = nlohmann::json::parse(in);
+  std::remove(path.c_str());
+  std::map<std::pair<std::string, std::string>, int> peers;  // (op, runs) -> peers that agreed
+  for (const auto& row : rows) {
+    if (row["impl"] == "bandwidth") continue;
+    ASSERT_TRUE(row.contains("dist")) << row.dump();
+    if (row["impl"] == "ak") continue;
+    EXPECT_EQ(row["check"], "ok") << row.dump();
+    ++peers[{row["op"].get<std::string>(), row["dist"].get<std::string>()}];
+  }
+  for (const std::string& op : ops)
+    for (const char* runs : {"runs 1", "runs 7e3"})
+      EXPECT_GE((peers[{op, runs}]), 1) << op << " " << runs << ": " << r.output;
+}
+
 TEST(AkCli, BenchRejectsBadArguments) {
-  for (const char* args :
-       {"bench --ops frobnicate", "bench --n 1e", "bench --n 0", "bench --n 2.5",
-        "bench --dtypes bool", "bench --dtypes float16", "bench --dist pareto", "bench --dist"}) {
+  for (const char* args : {"bench --ops frobnicate", "bench --n 1e", "bench --n 0", "bench --n 2.5",
+                           "bench --dtypes bool", "bench --dtypes float16", "bench --dist pareto",
+                           "bench --dist", "bench --runs 0", "bench --runs 2.5", "bench --runs"}) {
     auto r = run_ak(args, clean);
     EXPECT_NE(r.exit_code, 0) << args;
     EXPECT_NE(r.output.find("Usage"), std::string::npos) << args << ": " << r.output;

@@ -240,7 +240,8 @@ struct case_result {
   std::vector<double> bw_fractions, probe_gbs;
 };
 
-// The case as the table names it: the op, and its key distribution where `--dist` named one.
+// The case as the table names it: the op, and its input's variant where `--dist` or `--runs` named
+// one.
 std::string case_label(const case_result& c) {
   return c.dist.empty() ? c.op : c.op + " " + c.dist;
 }
@@ -336,7 +337,8 @@ std::string fixed_text(double v, int digits) {
   return o.str();
 }
 
-constexpr int w_op = 22, w_dtype = 8, w_n = 9, w_impl = 29, w_time = 11, w_ratio = 8, w_gbs = 7,
+// w_op: "accumulate_by_key runs 1e6" and a space; a longer label pushes its row's columns over.
+constexpr int w_op = 28, w_dtype = 8, w_n = 9, w_impl = 29, w_time = 11, w_ratio = 8, w_gbs = 7,
               w_bw = 6, w_runs = 6;
 
 void print_header() {
@@ -358,7 +360,7 @@ void print_row(const case_result& c, const impl_result& r, bool is_ak) {
   const double t = median(r.times);
   const double gbs = c.bytes / t / 1e9;
   const double frac = bw_fraction(c, r, is_ak);
-  std::cout << std::left << std::setw(w_op) << case_label(c) << std::setw(w_dtype)
+  std::cout << std::left << std::setw(w_op - 1) << case_label(c) << ' ' << std::setw(w_dtype)
             << name_of(c.type) << std::setw(w_n) << size_text(c.n) << std::setw(w_impl) << r.name
             << std::right << std::setw(w_time) << time_text(t) << std::setw(w_ratio)
             << (is_ak ? std::string("-") : fixed_text(median(r.ratios), 2) + "x")
@@ -423,6 +425,38 @@ std::vector<op_spec> all_ops() {
   return ops;
 }
 
+// One case of an op at a dtype and size: how to build it, and its label in the table and the JSON
+// rows ("exponential", "runs 1e6"; empty for the op's plain case).
+struct case_variant {
+  std::function<bench_case()> build;
+  std::string label;
+};
+
+// The cases of spec at (t, n): one per `--dist` for the ops whose keys follow it, one per `--runs`
+// for the ops whose keys come in runs, else the op's one case. Labelled where the option was given
+// (a run without it shows its cases as before).
+std::vector<case_variant> variants(const op_spec& spec, dtype t, std::int64_t n,
+                                   const bench_options& o) {
+  std::vector<case_variant> out;
+  if (spec.build_dist) {
+    for (const std::string& d : o.dists)
+      out.push_back(
+          {[&spec, t, n, k = *parse_key_dist(d)] { return spec.build_dist(t, n, k); }, d});
+    if (o.dists.empty())
+      out.push_back({[&spec, t, n] { return spec.build_dist(t, n, key_dist::uniform); }, ""});
+  } else if (spec.build_runs) {
+    for (const std::string& m : o.runs)
+      out.push_back(
+          {[&spec, t, n, run = *parse_bench_size(m)] { return spec.build_runs(t, n, run); },
+           "runs " + m});
+    if (o.runs.empty())
+      out.push_back({[&spec, t, n] { return spec.build_runs(t, n, default_mean_run); }, ""});
+  } else {
+    out.push_back({[&spec, t, n] { return spec.build(t, n); }, ""});
+  }
+  return out;
+}
+
 }  // namespace
 
 }  // namespace bench
@@ -444,9 +478,6 @@ int run_bench(const bench_options& o) {
   for (const auto& d : o.dtypes) dtypes.push_back(*parse_dtype(d));
   std::vector<std::int64_t> sizes;
   for (const auto& s : o.n) sizes.push_back(*parse_bench_size(s));
-  std::vector<key_dist> dists;
-  for (const auto& d : o.dists) dists.push_back(*parse_key_dist(d));
-  if (dists.empty()) dists.push_back(key_dist::uniform);
   // Each op's dtypes, checked against what this build's bench is compiled for (AK_BENCH_DTYPES)
   // before anything runs or is written.
   std::map<const op_spec*, std::vector<dtype>> op_dtypes;
@@ -512,12 +543,11 @@ int run_bench(const bench_options& o) {
   for (const op_spec* spec : chosen) {
     for (dtype t : op_dtypes[spec]) {
       for (std::int64_t n : sizes.empty() ? std::vector<std::int64_t>{spec->default_n} : sizes)
-        for (std::size_t di = 0; di < (spec->build_dist ? dists.size() : 1); ++di) {
+        for (const case_variant& v : variants(*spec, t, n, o)) {
           case_result r;
           {
-            bench_case c = spec->build_dist ? spec->build_dist(t, n, dists[di]) : spec->build(t, n);
-            // Named where --dist was given; a run without it shows its uniform sorts as before.
-            if (spec->build_dist && !o.dists.empty()) c.dist = std::string(name_of(dists[di]));
+            bench_case c = v.build();
+            c.dist = v.label;
             c.type = t;
             c.n = n;
             if (defaults) {
@@ -613,12 +643,13 @@ int run_bench(const bench_options& o) {
          "written once; searchsorted: queries read + int64 results written; findall, copy_if, "
          "unique, run_length_encode: the input read + what is selected written (int64 "
          "indices, elements, int64 lengths); partition: the input read and written once; "
-         "findmin, histogram: the input once; reduce_by_key: int64 keys and values read, a "
-         "quarter of both written (one run per four elements); accumulate_by_key: keys and "
+         "findmin, histogram: the input once; reduce_by_key: int64 keys and values read, a key "
+         "and a value written per run (one run per four elements, or per --runs); "
+         "accumulate_by_key: keys and "
          "values read, values written; segmented_reduce: the values read, the int64 offsets "
          "read and the sums written; merge: the inputs read and the output written once; "
          "partialsort: the input once.\n"
-      << "new outputs: ak's arrays and scratch of 2 MiB or more come, after the first run, "
+      << "new outputs: ak's arrays and scratch of 64 KiB or more come, after the first run, "
          "from the blocks its host memory keeps for reuse (up to "
       << (host_cache_limit() >> 20)
       << " MiB here; AK_MEMORY_CACHE=0 keeps none), pages already mapped; a peer writes "

@@ -89,7 +89,11 @@ struct op_spec {
   std::int64_t default_n = 10'000'000;  // without --n
   // Ops whose keys follow `--dist` build their cases with this instead, once per distribution.
   std::function<bench_case(dtype, std::int64_t, key_dist)> build_dist = nullptr;
+  // Ops whose keys come in runs of equal keys build theirs with this instead, once per mean run
+  // length of `--runs` (default_mean_run without it).
+  std::function<bench_case(dtype, std::int64_t, std::int64_t)> build_runs = nullptr;
 };
+inline constexpr std::int64_t default_mean_run = 4;
 void add_reduce_ops(std::vector<op_spec>& ops);       // bench_reduce.cpp
 void add_elementwise_ops(std::vector<op_spec>& ops);  // bench_elementwise.cpp
 void add_sort_ops(std::vector<op_spec>& ops);         // bench_sort.cpp
@@ -159,6 +163,19 @@ std::function<bench_case(dtype, std::int64_t)> builder(const std::string& op, F 
   return [op, make](dtype t, std::int64_t n) {
     return visit_numeric(t, [&]<class T>() { return make.template operator()<T>(op, n); });
   };
+}
+
+// An op whose keys come in runs of equal keys: its cases built once per `--runs`, by
+// make<T>(op, n, mean_run) for the dtype's T (op_spec::build_runs).
+template <class F>
+op_spec op_over_runs(const std::string& op, const std::string& group,
+                     std::vector<dtype> default_dtypes, F make) {
+  op_spec spec{op, group, std::move(default_dtypes)};
+  spec.build_runs = [op, make](dtype t, std::int64_t n, std::int64_t mean_run) {
+    return visit_numeric(t,
+                         [&]<class T>() { return make.template operator()<T>(op, n, mean_run); });
+  };
+  return spec;
 }
 
 // ---- buffers and inputs -----------------------------------------------------------------------

@@ -70,19 +70,28 @@ void add_bench_options(CLI::App* cmd, bench_options& o) {
   cmd->add_option("--dtypes", o.dtypes, "Element types, comma-separated (default: per op)")
       ->delimiter(',')
       ->check(CLI::IsMember(dtype_choices));
+  const auto whole_number = [](const char* name) {
+    return CLI::Validator(
+        [](std::string& s) {
+          return parse_bench_size(s) ? std::string() : "not a whole number from 1 to 2^40: " + s;
+        },
+        name);
+  };
   cmd->add_option("--n", o.n, "Sizes, comma-separated: 1e7,1e8 or 10000000 (default: 1e7)")
       ->delimiter(',')
-      ->check(CLI::Validator(
-          [](std::string& s) {
-            return parse_bench_size(s) ? std::string() : "not a whole number from 1 to 2^40: " + s;
-          },
-          "SIZE"));
+      ->check(whole_number("SIZE"));
   std::vector<std::string> dist_choices(key_dist_names.begin(), key_dist_names.end());
   cmd->add_option("--dist", o.dists,
                   "Key distributions of the sort op, comma-separated (those of the ips4o paper; "
                   "default: uniform)")
       ->delimiter(',')
       ->check(CLI::IsMember(dist_choices));
+  cmd->add_option("--runs", o.runs,
+                  "Mean lengths of the runs of equal keys of reduce_by_key, accumulate_by_key, "
+                  "segmented_reduce (its segments), unique and run_length_encode, "
+                  "comma-separated: 1,1e3,1e6 (default: 4)")
+      ->delimiter(',')
+      ->check(whole_number("LENGTH"));
   cmd->add_option("--json", o.json, "Also write the figures to FILE as JSON rows");
   cmd->add_flag("--vs-defaults", o.vs_defaults,
                 "Also time ak without the device's autotune cache, as the peer 'ak (defaults)', "

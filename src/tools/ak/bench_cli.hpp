@@ -26,6 +26,7 @@ struct bench_options {
   std::string json;                 // where to write the rows, if anywhere
   bool vs_defaults = false;         // also time ak without its autotune cache ("ak (defaults)")
   std::vector<std::string> dists;   // key distributions of the sorts; empty: uniform
+  std::vector<std::string> runs;    // mean lengths of the runs of equal keys: "1e6"; empty: 4
 };
 
 // The options of `ak bench`, checked as they are parsed, on `cmd` (the ak command's subcommand or

@@ -1,8 +1,9 @@
 // `ak bench` ops of the keyed family, merge and partialsort: reduce_by_key and accumulate_by_key
-// (sums of values over runs of int64 keys, four keys per run on average), segmented_reduce (sums
-// over CSR offsets, segments as long as those runs), merge (two sorted halves) and partialsort
-// (the 100 smallest, sorted). Peers: Thrust's TBB backend (Debian's libthrust-dev) where it is
-// found, oneTBB as a user would write it, and the std algorithms with std::execution::par.
+// (sums of values over runs of int64 keys, four keys per run on average or `--runs`),
+// segmented_reduce (sums over CSR offsets, segments as long as those runs), merge (two sorted
+// halves) and partialsort (the 100 smallest, sorted). Peers: Thrust's TBB backend (Debian's
+// libthrust-dev) where it is found, oneTBB as a user would write it, and the std algorithms with
+// std::execution::par.
 #include <tbb/parallel_scan.h>
 
 #include <algorithm>
@@ -26,13 +27,15 @@ namespace {
 using range = tbb::blocked_range<std::int64_t>;
 constexpr std::int64_t tbb_grain = 1 << 14;
 
-// Runs of 1 to 7 equal int64 keys (4 on average), each run's key random.
-void fill_key_runs(std::int64_t* k, std::int64_t n, std::uint64_t seed) {
+// Runs of 1 to 2 mean - 1 equal int64 keys (mean on average), each run's key random.
+void fill_key_runs(std::int64_t* k, std::int64_t n, std::int64_t mean, std::uint64_t seed) {
+  const auto lengths = static_cast<std::uint64_t>(2 * mean - 1);
   std::int64_t i = 0, run = 0;
   while (i < n) {
     const std::uint64_t h =
         hash64(seed ^ (static_cast<std::uint64_t>(run++) * 0x9e3779b97f4a7c15ULL));
-    const std::int64_t len = std::min<std::int64_t>(n - i, 1 + static_cast<std::int64_t>(h % 7));
+    const std::int64_t len =
+        std::min<std::int64_t>(n - i, 1 + static_cast<std::int64_t>(h % lengths));
     std::fill(k + i, k + i + len, static_cast<std::int64_t>(h >> 8));
     i += len;
   }
@@ -55,11 +58,16 @@ struct keyed_out {
   std::int64_t count = 0;
 };
 
+// The run lengths of fill_key_runs in words: "runs of 1-7".
+std::string runs_text(std::int64_t mean) {
+  return mean == 1 ? "runs of 1" : "runs of 1-" + std::to_string(2 * mean - 1);
+}
+
 template <class T>
-bench_case keyed_case(const std::string& op, std::int64_t n) {
+bench_case keyed_case(const std::string& op, std::int64_t n, std::int64_t mean_run) {
   auto keys = make_buffer<std::int64_t>(n);
   auto vals = make_buffer<T>(n);
-  fill_key_runs(keys.get(), n, 21);
+  fill_key_runs(keys.get(), n, mean_run, 21);
   fill_small_values(vals.get(), n, 22);
   const std::int64_t* k = keys.get();
   const T* v = vals.get();
@@ -89,11 +97,11 @@ bench_case keyed_case(const std::string& op, std::int64_t n) {
     c.peers.push_back({name, fresh, [keys, vals, want, run] { want->count = run(*want); }, check});
   };
   if (reduce) {
-    c.bytes =
-        static_cast<double>(n) * (8 + sizeof(T)) + static_cast<double>(n) / 4 * (8 + sizeof(T));
-    c.note =
-        "sums over runs of 1-7 equal int64 keys: ak::reduce_by_key(keys, values, plus); "
-        "thrust::reduce_by_key(tbb); tbb::parallel_scan of run heads, then a loop per run";
+    c.bytes = static_cast<double>(n) * (8 + sizeof(T)) +
+              static_cast<double>(n) / static_cast<double>(mean_run) * (8 + sizeof(T));
+    c.note = "sums over " + runs_text(mean_run) +
+             " equal int64 keys: ak::reduce_by_key(keys, values, plus); "
+             "thrust::reduce_by_key(tbb); tbb::parallel_scan of run heads, then a loop per run";
     c.ak = {"ak",
             {},
             [keys, vals, kv, vv, got] {
@@ -137,10 +145,10 @@ bench_case keyed_case(const std::string& op, std::int64_t n) {
     });
   } else {
     c.bytes = static_cast<double>(n) * (8 + 2 * sizeof(T));
-    c.note =
-        "inclusive sums restarting at each run of 1-7 equal int64 keys: "
-        "ak::accumulate_by_key(keys, values, plus); thrust::inclusive_scan_by_key(tbb); "
-        "tbb::parallel_scan of (starts a run, sum) pairs";
+    c.note = "inclusive sums restarting at each of the " + runs_text(mean_run) +
+             " equal int64 keys: "
+             "ak::accumulate_by_key(keys, values, plus); thrust::inclusive_scan_by_key(tbb); "
+             "tbb::parallel_scan of (starts a run, sum) pairs";
     c.ak = {"ak",
             {},
             [keys, vals, kv, vv, got] {
@@ -178,13 +186,13 @@ bench_case keyed_case(const std::string& op, std::int64_t n) {
 }
 
 // segmented_reduce: the sum of each segment of CSR offsets (the runs of fill_key_runs: 1 to 7
-// elements, 4 on average).
+// elements, 4 on average, by default).
 template <class T>
-bench_case segmented_reduce_case(std::int64_t n) {
+bench_case segmented_reduce_case(std::int64_t n, std::int64_t mean_run) {
   std::vector<std::int64_t> starts{0};
   {
     auto keys = make_buffer<std::int64_t>(n);
-    fill_key_runs(keys.get(), n, 23);
+    fill_key_runs(keys.get(), n, mean_run, 23);
     for (std::int64_t i = 1; i < n; ++i)
       if (keys[i] != keys[i - 1]) starts.push_back(i);
     starts.push_back(n);
@@ -204,9 +212,9 @@ bench_case segmented_reduce_case(std::int64_t n) {
   c.elements = n;
   c.writes = true;
   c.bytes = static_cast<double>(n) * sizeof(T) + static_cast<double>(m) * (8 + sizeof(T));
-  c.note =
-      "sums over CSR offsets, segments of 1-7 elements: ak::reduce(values, plus, "
-      "ak::offsets{o}); tbb::parallel_for over the segments, a loop each";
+  c.note = "sums over CSR offsets, segments as the " + runs_text(mean_run) +
+           " keys: ak::reduce(values, plus, "
+           "ak::offsets{o}); tbb::parallel_for over the segments, a loop each";
   c.ak = {"ak",
           {},
           [offs, vals, vv, ov, got] {
@@ -327,15 +335,16 @@ bench_case partialsort_case(std::int64_t n) {
 
 void add_keyed_ops(std::vector<op_spec>& ops) {
   const std::vector<dtype> ints_and_floats{dtype::int64, dtype::float64};
-  auto keyed_maker = []<class T>(const std::string& op, std::int64_t n) {
-    return keyed_case<T>(op, n);
-  };
   for (const char* op : {"reduce_by_key", "accumulate_by_key"})
-    ops.push_back({op, "keyed", ints_and_floats, builder(op, keyed_maker)});
-  ops.push_back({"segmented_reduce", "keyed", ints_and_floats,
-                 builder("segmented_reduce", []<class T>(const std::string&, std::int64_t n) {
-                   return segmented_reduce_case<T>(n);
-                 })});
+    ops.push_back(
+        op_over_runs(op, "keyed", ints_and_floats,
+                     []<class T>(const std::string& op, std::int64_t n, std::int64_t run) {
+                       return keyed_case<T>(op, n, run);
+                     }));
+  ops.push_back(op_over_runs("segmented_reduce", "keyed", ints_and_floats,
+                             []<class T>(const std::string&, std::int64_t n, std::int64_t run) {
+                               return segmented_reduce_case<T>(n, run);
+                             }));
   ops.push_back({"merge",
                  "keyed",
                  {dtype::int64, dtype::float32},

@@ -53,12 +53,13 @@ struct selection {
   std::int64_t count = 0;
 };
 
-// Runs of four equal keys: what unique and run_length_encode find runs in.
+// Runs of `run` equal keys (the last one shorter), each run's key random: what unique and
+// run_length_encode find runs in.
 template <class T>
-void fill_runs(T* p, std::int64_t n, std::uint64_t seed) {
-  parallel_fill(p, n, [seed](std::int64_t i) {
+void fill_runs(T* p, std::int64_t n, std::int64_t run, std::uint64_t seed) {
+  parallel_fill(p, n, [seed, run](std::int64_t i) {
     return random_key<T>(
-        hash64(seed ^ (static_cast<std::uint64_t>(i >> 2) * 0x2545f4914f6cdd1dULL)));
+        hash64(seed ^ (static_cast<std::uint64_t>(i / run) * 0x2545f4914f6cdd1dULL)));
   });
 }
 
@@ -75,12 +76,13 @@ std::string compare_selection(const selection<T>& a, const selection<T>& b, bool
   return "";
 }
 
+// run: the length of the runs of unique and run_length_encode.
 template <class T>
-bench_case select_case(const std::string& op, std::int64_t n) {
+bench_case select_case(const std::string& op, std::int64_t n, std::int64_t run) {
   auto x = make_buffer<T>(n);
   const bool runs = op == "unique" || op == "run_length_encode";
   if (runs)
-    fill_runs(x.get(), n, 11);
+    fill_runs(x.get(), n, run, 11);
   else
     fill_keys(x.get(), n, 11);
   const T* p = x.get();
@@ -262,10 +264,10 @@ bench_case select_case(const std::string& op, std::int64_t n) {
         true, false);
 #endif
   } else if (op == "unique") {
-    c.bytes = static_cast<double>(n) * sizeof(T) + static_cast<double>(n) / 4 * sizeof(T);
-    c.note =
-        "runs of four equal keys: ak::unique(v); std::unique_copy(par); "
-        "tbb::parallel_scan; thrust::unique_copy(tbb)";
+    c.bytes = static_cast<double>(n) * sizeof(T) + static_cast<double>(n) / run * sizeof(T);
+    c.note = "runs of " + std::to_string(run) +
+             " equal keys: ak::unique(v); std::unique_copy(par); "
+             "tbb::parallel_scan; thrust::unique_copy(tbb)";
     c.ak = {"ak",
             {},
             [x, v, to_selection] {
@@ -299,10 +301,10 @@ bench_case select_case(const std::string& op, std::int64_t n) {
         true, false);
 #endif
   } else if (op == "run_length_encode") {
-    c.bytes = static_cast<double>(n) * sizeof(T) + static_cast<double>(n) / 4 * (sizeof(T) + 8);
-    c.note =
-        "runs of four equal keys: ak::run_length_encode(v); tbb::parallel_scan of run "
-        "heads, then lengths; thrust::reduce_by_key(tbb) of a constant 1";
+    c.bytes = static_cast<double>(n) * sizeof(T) + static_cast<double>(n) / run * (sizeof(T) + 8);
+    c.note = "runs of " + std::to_string(run) +
+             " equal keys: ak::run_length_encode(v); tbb::parallel_scan of run "
+             "heads, then lengths; thrust::reduce_by_key(tbb) of a constant 1";
     c.ak = {"ak",
             {},
             [x, v, to_selection] {
@@ -489,11 +491,17 @@ bench_case histogram_case(std::int64_t n) {
 
 void add_select_ops(std::vector<op_spec>& ops) {
   const std::vector<dtype> ints_and_floats{dtype::int64, dtype::float64};
-  auto select_maker = []<class T>(const std::string& op, std::int64_t n) {
-    return select_case<T>(op, n);
-  };
-  for (const char* op : {"findall", "copy_if", "partition", "unique", "run_length_encode"})
-    ops.push_back({op, "select", ints_and_floats, builder(op, select_maker)});
+  for (const char* op : {"findall", "copy_if", "partition"})
+    ops.push_back({op, "select", ints_and_floats,
+                   builder(op, []<class T>(const std::string& op, std::int64_t n) {
+                     return select_case<T>(op, n, default_mean_run);
+                   })});
+  for (const char* op : {"unique", "run_length_encode"})
+    ops.push_back(
+        op_over_runs(op, "select", ints_and_floats,
+                     []<class T>(const std::string& op, std::int64_t n, std::int64_t run) {
+                       return select_case<T>(op, n, run);
+                     }));
   ops.push_back({"findmin", "select", ints_and_floats,
                  builder("findmin", []<class T>(const std::string&, std::int64_t n) {
                    return findmin_case<T>(n);
