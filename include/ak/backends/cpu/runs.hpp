@@ -267,7 +267,10 @@ void reduce_segments(const std::int64_t* o, std::int64_t m, const V* values, std
     x.target += h ? 1 : 0;
     **x.target = x.value;
   };
-  parallel_for(tiles, 1, [&](std::int64_t k) {
+  parallel_for(tiles, 1, [&, o, m, out](std::int64_t k) {
+    // o, m and out by value, init in a local: captured by reference, they were reloaded from memory
+    // after every store of the loop over a block's segments below, which the stores might alias.
+    const R start = init;
     const std::int64_t b = k * tile, e = tile_end(n, tile, k);
     std::int64_t s = std::lower_bound(o, o + m, b) - o;  // the first segment starting at b or later
     const std::int64_t first = s < m ? std::min(o[s], e) : e;  // the tile's first start
@@ -286,11 +289,17 @@ void reduce_segments(const std::int64_t* o, std::int64_t m, const V* values, std
       targets[0] = *f.target;
       std::fill(words, words + (pe - p + 63) / 64, std::uint64_t{0});
       std::int64_t c = 1;
+      // The starts' bits gathered in a register and stored whole (an |= into memory per start had
+      // made each start wait for the previous one's store to come back).
+      std::int64_t w = 0;
+      std::uint64_t word = 0;
       for (; s < m && o[s] < pe; ++s) {
-        out[s] = init;
+        out[s] = start;
         const bool non_empty = o[s + 1] > o[s];
         const std::int64_t r = o[s] - p;
-        words[r / 64] |= std::uint64_t{non_empty} << (r % 64);
+        word = (r / 64 == w ? word : 0) | std::uint64_t{non_empty} << (r % 64);
+        w = r / 64;
+        words[w] = word;
         targets[c] = out + s;
         c += non_empty ? 1 : 0;
       }
