@@ -170,7 +170,10 @@ std::function<bench_case(dtype, std::int64_t)> builder(const std::string& op, F 
 template <class F>
 op_spec op_over_runs(const std::string& op, const std::string& group,
                      std::vector<dtype> default_dtypes, F make) {
-  op_spec spec{op, group, std::move(default_dtypes)};
+  op_spec spec;
+  spec.name = op;
+  spec.group = group;
+  spec.default_dtypes = std::move(default_dtypes);
   spec.build_runs = [op, make](dtype t, std::int64_t n, std::int64_t mean_run) {
     return visit_numeric(t,
                          [&]<class T>() { return make.template operator()<T>(op, n, mean_run); });

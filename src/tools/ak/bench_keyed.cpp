@@ -338,8 +338,8 @@ void add_keyed_ops(std::vector<op_spec>& ops) {
   for (const char* op : {"reduce_by_key", "accumulate_by_key"})
     ops.push_back(
         op_over_runs(op, "keyed", ints_and_floats,
-                     []<class T>(const std::string& op, std::int64_t n, std::int64_t run) {
-                       return keyed_case<T>(op, n, run);
+                     []<class T>(const std::string& name, std::int64_t n, std::int64_t run) {
+                       return keyed_case<T>(name, n, run);
                      }));
   ops.push_back(op_over_runs("segmented_reduce", "keyed", ints_and_floats,
                              []<class T>(const std::string&, std::int64_t n, std::int64_t run) {

@@ -76,13 +76,13 @@ std::string compare_selection(const selection<T>& a, const selection<T>& b, bool
   return "";
 }
 
-// run: the length of the runs of unique and run_length_encode.
+// run_length: the length of the runs of unique and run_length_encode.
 template <class T>
-bench_case select_case(const std::string& op, std::int64_t n, std::int64_t run) {
+bench_case select_case(const std::string& op, std::int64_t n, std::int64_t run_length) {
   auto x = make_buffer<T>(n);
   const bool runs = op == "unique" || op == "run_length_encode";
   if (runs)
-    fill_runs(x.get(), n, run, 11);
+    fill_runs(x.get(), n, run_length, 11);
   else
     fill_keys(x.get(), n, 11);
   const T* p = x.get();
@@ -264,8 +264,9 @@ bench_case select_case(const std::string& op, std::int64_t n, std::int64_t run) 
         true, false);
 #endif
   } else if (op == "unique") {
-    c.bytes = static_cast<double>(n) * sizeof(T) + static_cast<double>(n) / run * sizeof(T);
-    c.note = "runs of " + std::to_string(run) +
+    c.bytes = static_cast<double>(n) * sizeof(T) +
+              static_cast<double>(n) / static_cast<double>(run_length) * sizeof(T);
+    c.note = "runs of " + std::to_string(run_length) +
              " equal keys: ak::unique(v); std::unique_copy(par); "
              "tbb::parallel_scan; thrust::unique_copy(tbb)";
     c.ak = {"ak",
@@ -301,8 +302,9 @@ bench_case select_case(const std::string& op, std::int64_t n, std::int64_t run) 
         true, false);
 #endif
   } else if (op == "run_length_encode") {
-    c.bytes = static_cast<double>(n) * sizeof(T) + static_cast<double>(n) / run * (sizeof(T) + 8);
-    c.note = "runs of " + std::to_string(run) +
+    c.bytes = static_cast<double>(n) * sizeof(T) +
+              static_cast<double>(n) / static_cast<double>(run_length) * (sizeof(T) + 8);
+    c.note = "runs of " + std::to_string(run_length) +
              " equal keys: ak::run_length_encode(v); tbb::parallel_scan of run "
              "heads, then lengths; thrust::reduce_by_key(tbb) of a constant 1";
     c.ak = {"ak",
@@ -493,14 +495,14 @@ void add_select_ops(std::vector<op_spec>& ops) {
   const std::vector<dtype> ints_and_floats{dtype::int64, dtype::float64};
   for (const char* op : {"findall", "copy_if", "partition"})
     ops.push_back({op, "select", ints_and_floats,
-                   builder(op, []<class T>(const std::string& op, std::int64_t n) {
-                     return select_case<T>(op, n, default_mean_run);
+                   builder(op, []<class T>(const std::string& name, std::int64_t n) {
+                     return select_case<T>(name, n, default_mean_run);
                    })});
   for (const char* op : {"unique", "run_length_encode"})
     ops.push_back(
         op_over_runs(op, "select", ints_and_floats,
-                     []<class T>(const std::string& op, std::int64_t n, std::int64_t run) {
-                       return select_case<T>(op, n, run);
+                     []<class T>(const std::string& name, std::int64_t n, std::int64_t run) {
+                       return select_case<T>(name, n, run);
                      }));
   ops.push_back({"findmin", "select", ints_and_floats,
                  builder("findmin", []<class T>(const std::string&, std::int64_t n) {
